@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+export const CheckOutcome = z.enum(['up', 'degraded', 'down']);
+export type CheckOutcome = z.infer<typeof CheckOutcome>;
+
+/** Stable check failure codes of SPEC §8. */
+export const CheckErrorCode = z.enum([
+  'dns_not_found',
+  'dns_timeout',
+  'connect_refused',
+  'connect_timeout',
+  'tls_handshake_failed',
+  'tls_cert_expired',
+  'tls_cert_untrusted',
+  'tls_hostname_mismatch',
+  'timeout',
+  'http_status',
+  'keyword_missing',
+  'keyword_present',
+  'json_assertion',
+  'header_assertion',
+  'response_too_large',
+  'too_many_redirects',
+  'heartbeat_missed',
+  'browser_load_failed',
+  'browser_js_error',
+  'degraded_latency',
+  'connection_reset',
+  'protocol_error',
+  'internal_error',
+]);
+export type CheckErrorCode = z.infer<typeof CheckErrorCode>;
+
+/** Milliseconds spent in each delivery phase; null when the phase did not happen (e.g. TLS on http). */
+export const Phases = z.object({
+  dns: z.number().nullable(),
+  connect: z.number().nullable(),
+  tls: z.number().nullable(),
+  ttfb: z.number().nullable(),
+  download: z.number().nullable(),
+});
+export type Phases = z.infer<typeof Phases>;
+
+export const CheckResult = z.object({
+  id: z.number().int(),
+  monitorId: z.number().int(),
+  at: z.iso.datetime(),
+  outcome: CheckOutcome,
+  latencyMs: z.number().nullable(),
+  phases: Phases,
+  httpStatus: z.number().int().nullable(),
+  errorCode: CheckErrorCode.nullable(),
+  errorMessage: z.string().nullable(),
+  responseSize: z.number().int().nullable(),
+  certExpiresAt: z.iso.datetime().nullable(),
+});
+export type CheckResult = z.infer<typeof CheckResult>;
+
+export const CheckPage = z.object({
+  items: z.array(CheckResult),
+  /** Pass as `before` to get the next (older) page; null on the last page. */
+  nextCursor: z.number().int().nullable(),
+});
+export type CheckPage = z.infer<typeof CheckPage>;
+
+export const CheckListQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  before: z.coerce.number().int().positive().optional(),
+});

@@ -1,0 +1,6 @@
+export * from './errors.js';
+export * from './checks.js';
+export * from './stats.js';
+export * from './status-codes.js';
+export * from './monitors.js';
+export * from './events.js';

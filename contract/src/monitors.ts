@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { CheckErrorCode, CheckOutcome } from './checks.js';
+import { parseStatusRange } from './status-codes.js';
+
+export const limits = {
+  intervalMin: 10,
+  intervalMax: 86_400,
+  timeoutMin: 1,
+  timeoutMax: 120,
+  retriesMax: 10,
+  keywordMax: 1000,
+  tagsMax: 20,
+  tagMax: 40,
+  nameMax: 100,
+} as const;
+
+export const defaults = {
+  interval: 60,
+  timeout: 10,
+  retries: 1,
+  maxRedirects: 10,
+  acceptedStatusCodes: ['200-299'],
+} as const;
+
+export const MonitorType = z.enum(['http']);
+export type MonitorType = z.infer<typeof MonitorType>;
+
+export const MonitorStatus = z.enum(['pending', 'up', 'degraded', 'down', 'paused', 'maintenance']);
+export type MonitorStatus = z.infer<typeof MonitorStatus>;
+
+export const HttpMethod = z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+export type HttpMethod = z.infer<typeof HttpMethod>;
+
+// RFC 9110 §5.6.2 token.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+export const HttpUrl = z
+  .string()
+  .trim()
+  .min(1, 'Enter a URL')
+  .max(2048, 'URLs longer than 2,048 characters are not supported')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'Enter a full http:// or https:// URL with a host, e.g. https://example.com/health');
+
+export const Header = z.strictObject({
+  name: z.string().regex(TOKEN, 'Header names are letters, digits and !#$%&\'*+-.^_`|~ only'),
+  value: z
+    .string()
+    .max(8192, 'Header values are limited to 8,192 characters')
+    .refine((v) => !/[\r\n\0]/.test(v), 'Header values cannot contain line breaks'),
+});
+export type Header = z.infer<typeof Header>;
+
+export const Keyword = z.strictObject({
+  value: z
+    .string()
+    .min(1, 'Enter the text to look for')
+    .max(limits.keywordMax, 'Keywords are limited to 1,000 characters'),
+  mode: z.enum(['present', 'absent']).default('present'),
+  caseSensitive: z.boolean().default(true),
+});
+export type Keyword = z.infer<typeof Keyword>;
+
+const StatusCodeRange = z
+  .string()
+  .refine((v) => parseStatusRange(v) !== null, 'Use a code or range between 100 and 599, e.g. 200-299');
+
+const Tag = z.string().trim().min(1, 'Tags cannot be empty').max(limits.tagMax, 'Tags are limited to 40 characters');
+
+const common = {
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Give the monitor a name')
+    .max(limits.nameMax, 'Names are limited to 100 characters'),
+  interval: z
+    .number()
+    .int('Whole seconds only')
+    .min(limits.intervalMin, 'Check at most every 10 seconds')
+    .max(limits.intervalMax, 'Check at least once a day (86,400 seconds)')
+    .default(defaults.interval),
+  timeout: z
+    .number()
+    .int('Whole seconds only')
+    .min(limits.timeoutMin, 'The timeout is at least 1 second')
+    .max(limits.timeoutMax, 'The timeout is at most 120 seconds')
+    .default(defaults.timeout),
+  retries: z
+    .number()
+    .int('Whole numbers only')
+    .min(0, 'Retries cannot be negative')
+    .max(limits.retriesMax, 'At most 10 retries')
+    .default(defaults.retries),
+  /** Seconds between checks while a failure is being confirmed; null means the interval. */
+  retryInterval: z
+    .number()
+    .int('Whole seconds only')
+    .min(limits.intervalMin, 'Retry at most every 10 seconds')
+    .max(limits.intervalMax, 'Retry at least once a day')
+    .nullable()
+    .default(null),
+  degradedThresholdMs: z
+    .number()
+    .int('Whole milliseconds only')
+    .min(1, 'The threshold is at least 1 ms')
+    .max(120_000, 'The threshold is at most 120,000 ms')
+    .nullable()
+    .default(null),
+  tags: z.array(Tag).max(limits.tagsMax, 'At most 20 tags').default([]),
+  description: z.string().max(2000, 'Descriptions are limited to 2,000 characters').default(''),
+  paused: z.boolean().default(false),
+};
+
+export const HttpMonitorInput = z
+  .strictObject({
+    type: z.literal('http'),
+    ...common,
+    url: HttpUrl,
+    method: HttpMethod.default('GET'),
+    headers: z.array(Header).max(50, 'At most 50 headers').default([]),
+    body: z.string().max(65_536, 'Request bodies are limited to 64 KiB').default(''),
+    acceptedStatusCodes: z
+      .array(StatusCodeRange)
+      .min(1, 'Accept at least one status code')
+      .max(20, 'At most 20 ranges')
+      .default([...defaults.acceptedStatusCodes]),
+    followRedirects: z.boolean().default(true),
+    maxRedirects: z
+      .number()
+      .int()
+      .min(0, 'At least 0')
+      .max(10, 'At most 10 redirects')
+      .default(defaults.maxRedirects),
+    keyword: Keyword.nullable().default(null),
+    ignoreTls: z.boolean().default(false),
+  })
+  .superRefine((m, ctx) => {
+    if (m.timeout >= m.interval) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['timeout'],
+        message: 'The timeout must be shorter than the interval',
+      });
+    }
+  });
+
+/** What a client sends to create or replace a monitor. */
+export const MonitorInput = z.discriminatedUnion('type', [HttpMonitorInput], {
+  error: 'Choose a monitor type',
+});
+export type MonitorInput = z.infer<typeof MonitorInput>;
+/** The form's shape before defaults are applied. */
+export type MonitorDraft = z.input<typeof MonitorInput>;
+
+export const LastCheck = z.object({
+  at: z.iso.datetime(),
+  outcome: CheckOutcome,
+  latencyMs: z.number().nullable(),
+  httpStatus: z.number().int().nullable(),
+  errorCode: CheckErrorCode.nullable(),
+  errorMessage: z.string().nullable(),
+});
+export type LastCheck = z.infer<typeof LastCheck>;
+
+const monitorState = {
+  id: z.number().int(),
+  status: MonitorStatus,
+  statusChangedAt: z.iso.datetime().nullable(),
+  lastCheck: LastCheck.nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+};
+
+/** Outcomes and latencies of the latest checks, oldest first; enough for a sparkline. */
+export const RecentChecks = z.array(
+  z.object({ outcome: CheckOutcome, latencyMs: z.number().nullable() }),
+);
+export type RecentChecks = z.infer<typeof RecentChecks>;
+
+export const Monitor = z.object({
+  ...monitorState,
+  type: z.literal('http'),
+  name: z.string(),
+  interval: z.number().int(),
+  timeout: z.number().int(),
+  retries: z.number().int(),
+  retryInterval: z.number().int().nullable(),
+  degradedThresholdMs: z.number().int().nullable(),
+  tags: z.array(z.string()),
+  description: z.string(),
+  paused: z.boolean(),
+  url: z.string(),
+  method: HttpMethod,
+  headers: z.array(Header),
+  body: z.string(),
+  acceptedStatusCodes: z.array(z.string()),
+  followRedirects: z.boolean(),
+  maxRedirects: z.number().int(),
+  keyword: Keyword.nullable(),
+  ignoreTls: z.boolean(),
+});
+export type Monitor = z.infer<typeof Monitor>;
+
+/** One dashboard row. */
+export const MonitorSummary = z.object({
+  ...monitorState,
+  type: MonitorType,
+  name: z.string(),
+  target: z.string(),
+  interval: z.number().int(),
+  tags: z.array(z.string()),
+  paused: z.boolean(),
+  /** Percent of delivered checks in the last 24 hours; null without checks. */
+  uptime24h: z.number().nullable(),
+  recent: RecentChecks,
+});
+export type MonitorSummary = z.infer<typeof MonitorSummary>;
+
+export const MonitorList = z.object({
+  items: z.array(MonitorSummary),
+  counts: z.record(MonitorStatus, z.number().int()),
+});
+export type MonitorList = z.infer<typeof MonitorList>;
+
+export const MonitorIdParams = z.strictObject({ id: z.coerce.number().int().positive() });

@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const roles = ['web', 'scheduler', 'notifier'] as const;
+export type Role = (typeof roles)[number];
+
+/**
+ * Every environment variable Pagewatch reads, with its default and what it means.
+ * docs/configuration.md is this table in prose; keep the two together.
+ */
+const EnvSchema = z.object({
+  PAGEWATCH_PORT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(3000),
+  // Until sign-in exists the server only listens on loopback (see README).
+  PAGEWATCH_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  PAGEWATCH_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  PAGEWATCH_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for embedded SQLite)')
+    .optional(),
+  PAGEWATCH_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  PAGEWATCH_ROLES: z
+    .string()
+    .default(roles.join(','))
+    .transform((v) => v.split(',').map((r) => r.trim()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.enum(roles, { error: `roles are ${roles.join(', ')}` }))
+        .min(1, 'name at least one role'),
+    ),
+  PAGEWATCH_CHECK_CONCURRENCY: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000')
+    .default(500),
+  PAGEWATCH_PUBLIC_URL: z.url({ error: 'must be a full URL such as https://status.example.com' }).optional(),
+  PAGEWATCH_WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly database:
+    | { readonly kind: 'sqlite'; readonly file: string }
+    | { readonly kind: 'postgres'; readonly url: string };
+  readonly logLevel: string;
+  readonly roles: readonly Role[];
+  readonly checkConcurrency: number;
+  readonly publicUrl: string | undefined;
+  /** Folder of the built SPA; null disables serving it (API-only). */
+  readonly webDist: string | null;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads and validates the environment once; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null = null): Config {
+  const parsed = EnvSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('PAGEWATCH_') && v !== '')),
+  );
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const name = String(i.path[0]);
+        return `${name}=${JSON.stringify(env[name] ?? '')} ${i.message}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.PAGEWATCH_DATA_DIR);
+  return Object.freeze({
+    port: e.PAGEWATCH_PORT,
+    host: e.PAGEWATCH_HOST,
+    dataDir,
+    database: e.PAGEWATCH_DATABASE_URL
+      ? { kind: 'postgres', url: e.PAGEWATCH_DATABASE_URL }
+      : { kind: 'sqlite', file: path.join(dataDir, 'pagewatch.db') },
+    logLevel: e.PAGEWATCH_LOG_LEVEL,
+    roles: Object.freeze([...new Set(e.PAGEWATCH_ROLES)]),
+    checkConcurrency: e.PAGEWATCH_CHECK_CONCURRENCY,
+    publicUrl: e.PAGEWATCH_PUBLIC_URL,
+    webDist: e.PAGEWATCH_WEB_DIST ?? defaultWebDist,
+  });
+}
