@@ -87,8 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
     host: e.PAGEWATCH_HOST,
     dataDir,
     database: e.PAGEWATCH_DATABASE_URL
-      ? { kind: 'postgres', url: e.PAGEWATCH_DATABASE_URL }
-      : { kind: 'sqlite', file: path.join(dataDir, 'pagewatch.db') },
+      ? { kind: 'postgres' as const, url: e.PAGEWATCH_DATABASE_URL }
+      : { kind: 'sqlite' as const, file: path.join(dataDir, 'pagewatch.db') },
     logLevel: e.PAGEWATCH_LOG_LEVEL,
     roles: Object.freeze([...new Set(e.PAGEWATCH_ROLES)]),
     checkConcurrency: e.PAGEWATCH_CHECK_CONCURRENCY,

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
 
 /** Epoch milliseconds; int8 in PostgreSQL, parsed back to number. */
 type Millis = number;
@@ -18,8 +18,8 @@ export interface MonitorsTable {
   tags: string;
   description: string;
   paused: number;
-  status: string;
-  failures: number;
+  status: Generated<string>;
+  failures: Generated<number>;
   status_changed_at: Millis | null;
   last_check_at: Millis | null;
   last_outcome: number | null;
@@ -28,7 +28,7 @@ export interface MonitorsTable {
   last_error_code: string | null;
   last_error_message: string | null;
   /** JSON array of [outcome, latencyUs|null] pairs for the latest checks, oldest first. */
-  recent: string;
+  recent: Generated<string>;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -82,4 +82,3 @@ export interface DB {
   status_flips: StatusFlipsTable;
 }
 
-export type Insertable<T> = { [K in keyof T]: T[K] extends ColumnType<infer _S, infer I, infer _U> ? I : T[K] };

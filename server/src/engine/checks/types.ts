@@ -1,22 +1,7 @@
-import type { CheckErrorCode, CheckOutcome, Phases } from '@pagewatch/contract';
-
-/** What one check observed; never thrown, always returned. */
-export interface CheckRun {
-  outcome: CheckOutcome;
-  /** Total time from start to the end of the response, ms; null when nothing was timed. */
-  latencyMs: number | null;
-  phases: Phases;
-  httpStatus: number | null;
-  errorCode: CheckErrorCode | null;
-  errorMessage: string | null;
-  responseSize: number | null;
-  /** Epoch ms of the peer certificate's notAfter, on TLS connections. */
-  certExpiresAt: number | null;
-}
+export type { CheckRun } from '../../domain/check-run.js';
+export { noPhases } from '../../domain/check-run.js';
 
 export interface CheckContext {
   /** Aborted when the check must stop at once (shutdown, deadline). */
   signal: AbortSignal;
 }
-
-export const noPhases: Phases = { dns: null, connect: null, tls: null, ttfb: null, download: null };

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from './lib/logger.js';
+import type { EventHub } from './lib/event-hub.js';
+import type { Metrics } from './lib/metrics.js';
+import type { ServiceDeps } from './services/deps.js';
+import { registerErrorHandler } from './http/plugins/errors.js';
+import { registerSpa } from './http/plugins/spa.js';
+import { ApiRegistry } from './http/route.js';
+import { eventRoutes } from './http/routes/api/events.js';
+import { monitorRoutes } from './http/routes/api/monitors.js';
+import { openApiRoute } from './http/routes/api/openapi.js';
+import { healthRoutes } from './http/routes/public/health.js';
+import { metricsRoute } from './http/routes/public/metrics.js';
+
+export const VERSION = '0.1.0';
+
+export interface AppDeps {
+  services: ServiceDeps;
+  hub: EventHub;
+  logger: Logger;
+  ping: () => Promise<void>;
+  metrics: Metrics;
+  webDist: string | null;
+  bodyLimit?: number;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the HTTP app without listening, so tests drive it with inject(). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: deps.bodyLimit ?? 1024 * 1024,
+    requestIdLogLabel: 'requestId',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    disableRequestLogging: false,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // Every route must say who may call it (SPEC §6); refusing here beats discovering an open one later.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandler(app);
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+
+  const api = new ApiRegistry();
+  healthRoutes(app, deps.ping);
+  metricsRoute(app, deps.metrics);
+  monitorRoutes(app, api, deps.services);
+  eventRoutes(app, deps.hub);
+  openApiRoute(app, api, VERSION);
+  await registerSpa(app, deps.webDist);
+  return app;
+}

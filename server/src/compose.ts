@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config/config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { repositories } from './db/repositories/index.js';
+import { createEngine, type Engine } from './engine/index.js';
+import type { EngineOptions } from './engine/checks/registry.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { EventHub } from './lib/event-hub.js';
+import type { Logger } from './lib/logger.js';
+import { createMetrics } from './lib/metrics.js';
+
+export interface Pagewatch {
+  app: FastifyInstance;
+  engine: Engine | null;
+  database: Database;
+  hub: EventHub;
+  /** Starts the roles that run in the background (the scheduler). */
+  startRoles(): Promise<void>;
+  /** Graceful stop: no new checks, running ones finish, results are written, DB closed. */
+  close(): Promise<void>;
+}
+
+export interface ComposeOptions {
+  clock?: Clock;
+  engine?: EngineOptions;
+  /** Postgres schema to use (tests isolate themselves this way). */
+  pgSchema?: string;
+}
+
+/** Wires config, storage, engine and HTTP app together; main.ts and tests both start here. */
+export async function composePagewatch(config: Config, logger: Logger, options: ComposeOptions = {}): Promise<Pagewatch> {
+  const database = await openDatabase(
+    config.database.kind === 'sqlite'
+      ? config.database
+      : { kind: 'postgres', url: config.database.url, ...(options.pgSchema ? { schema: options.pgSchema } : {}) },
+  );
+  const repos = repositories(database);
+  const hub = new EventHub();
+  const clock = options.clock ?? systemClock;
+  const metrics = createMetrics();
+  const engine = config.roles.includes('scheduler')
+    ? createEngine({ repos, hub, clock, logger, metrics, concurrency: config.checkConcurrency, ...(options.engine ? { options: options.engine } : {}) })
+    : null;
+  const app = await buildApp({
+    services: { repos, hub, clock, trigger: engine },
+    hub,
+    logger,
+    metrics,
+    ping: () => database.ping(),
+    webDist: config.webDist,
+  });
+
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    engine,
+    database,
+    hub,
+    startRoles: async () => {
+      await engine?.start();
+    },
+    close: () =>
+      (closing ??= (async () => {
+        await app.close();
+        await engine?.stop();
+        await database.close();
+      })()),
+  };
+}

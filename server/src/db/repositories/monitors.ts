@@ -1,0 +1,173 @@
+import type { MonitorInput, MonitorStatus } from '@pagewatch/contract';
+import type { Kysely, Selectable } from 'kysely';
+import type { MonitorRecord, MonitorSettings, RecentEntry } from '../../domain/monitor.js';
+import { splitInput } from '../../domain/monitor.js';
+import { HOUR_MS, hourBucket } from '../../domain/windows.js';
+import { decodeOutcome, toMs } from '../codecs.js';
+import type { DB, MonitorsTable } from '../schema.js';
+
+const columns = [
+  'id',
+  'type',
+  'name',
+  'config',
+  'interval_s',
+  'timeout_s',
+  'retries',
+  'retry_interval_s',
+  'degraded_threshold_ms',
+  'tags',
+  'description',
+  'paused',
+  'status',
+  'failures',
+  'status_changed_at',
+  'last_check_at',
+  'last_outcome',
+  'last_latency_us',
+  'last_http_status',
+  'last_error_code',
+  'last_error_message',
+  'recent',
+  'created_at',
+  'updated_at',
+] as const;
+
+type Row = Pick<Selectable<MonitorsTable>, (typeof columns)[number]>;
+
+function toRecord(row: Row): MonitorRecord {
+  const recent = (JSON.parse(row.recent) as [number, number | null][]).map(
+    ([o, us]): RecentEntry => [decodeOutcome(o), toMs(us)],
+  );
+  return {
+    id: row.id,
+    type: row.type as MonitorRecord['type'],
+    name: row.name,
+    settings: JSON.parse(row.config) as MonitorSettings,
+    interval: row.interval_s,
+    timeout: row.timeout_s,
+    retries: row.retries,
+    retryInterval: row.retry_interval_s,
+    degradedThresholdMs: row.degraded_threshold_ms,
+    tags: JSON.parse(row.tags) as string[],
+    description: row.description,
+    paused: row.paused === 1,
+    state: { status: row.status as MonitorStatus, failures: row.failures },
+    statusChangedAt: row.status_changed_at,
+    lastCheck:
+      row.last_check_at === null || row.last_outcome === null
+        ? null
+        : {
+            at: row.last_check_at,
+            outcome: decodeOutcome(row.last_outcome),
+            latencyMs: toMs(row.last_latency_us),
+            httpStatus: row.last_http_status,
+            errorCode: row.last_error_code as NonNullable<MonitorRecord['lastCheck']>['errorCode'],
+            errorMessage: row.last_error_message,
+          },
+    recent,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function definitionColumns(input: MonitorInput) {
+  const { common, settings } = splitInput(input);
+  return {
+    type: common.type,
+    name: common.name,
+    config: JSON.stringify(settings),
+    interval_s: common.interval,
+    timeout_s: common.timeout,
+    retries: common.retries,
+    retry_interval_s: common.retryInterval,
+    degraded_threshold_ms: common.degradedThresholdMs,
+    tags: JSON.stringify(common.tags),
+    description: common.description,
+    paused: common.paused ? 1 : 0,
+  };
+}
+
+export interface UptimeRow {
+  monitorId: number;
+  checks: number;
+  up: number;
+  degraded: number;
+}
+
+/** Monitor definitions and their persisted state. */
+export function monitorsRepository(db: Kysely<DB>) {
+  return {
+    async insert(input: MonitorInput, now: number): Promise<MonitorRecord> {
+      const row = await db
+        .insertInto('monitors')
+        .values({ ...definitionColumns(input), created_at: now, updated_at: now })
+        .returning(columns)
+        .executeTakeFirstOrThrow();
+      return toRecord(row);
+    },
+
+    /** Replaces the definition; a changed type or target starts over from pending. */
+    async replace(id: number, input: MonitorInput, now: number, resetState: boolean) {
+      const row = await db
+        .updateTable('monitors')
+        .set({
+          ...definitionColumns(input),
+          updated_at: now,
+          ...(resetState ? { status: 'pending', failures: 0, status_changed_at: null } : {}),
+        })
+        .where('id', '=', id)
+        .returning(columns)
+        .executeTakeFirst();
+      return row ? toRecord(row) : null;
+    },
+
+    async setPaused(id: number, paused: boolean, now: number): Promise<MonitorRecord | null> {
+      const row = await db
+        .updateTable('monitors')
+        .set({ paused: paused ? 1 : 0, updated_at: now })
+        .where('id', '=', id)
+        .returning(columns)
+        .executeTakeFirst();
+      return row ? toRecord(row) : null;
+    },
+
+    async remove(id: number): Promise<boolean> {
+      const res = await db.deleteFrom('monitors').where('id', '=', id).executeTakeFirst();
+      return Number(res.numDeletedRows) > 0;
+    },
+
+    async findById(id: number): Promise<MonitorRecord | null> {
+      const row = await db.selectFrom('monitors').select(columns).where('id', '=', id).executeTakeFirst();
+      return row ? toRecord(row) : null;
+    },
+
+    async list(): Promise<MonitorRecord[]> {
+      const rows = await db.selectFrom('monitors').select(columns).orderBy('name').orderBy('id').execute();
+      return rows.map(toRecord);
+    },
+
+    async listActive(): Promise<MonitorRecord[]> {
+      const rows = await db.selectFrom('monitors').select(columns).where('paused', '=', 0).execute();
+      return rows.map(toRecord);
+    },
+
+    /** Checks per monitor over the last 24 hourly buckets (24–25 h), from the hourly rollup. */
+    async uptime24h(now: number, monitorId?: number): Promise<UptimeRow[]> {
+      let q = db
+        .selectFrom('rollup_hour')
+        .select((eb) => [
+          'monitor_id as monitorId',
+          eb.fn.sum<number>('checks').as('checks'),
+          eb.fn.sum<number>('up').as('up'),
+          eb.fn.sum<number>('degraded').as('degraded'),
+        ])
+        .where('bucket', '>=', hourBucket(now) - 24 * HOUR_MS)
+        .groupBy('monitor_id');
+      if (monitorId !== undefined) q = q.where('monitor_id', '=', monitorId);
+      return q.execute();
+    },
+  };
+}
+
+export type MonitorsRepository = ReturnType<typeof monitorsRepository>;

@@ -1,0 +1,62 @@
+import type { CheckErrorCode, CheckOutcome, MonitorInput, MonitorType } from '@pagewatch/contract';
+import type { MonitorState } from './monitor-state.js';
+
+/** Fields every monitor has, whatever its type; the rest of an input is its type's settings. */
+export const commonKeys = [
+  'type',
+  'name',
+  'interval',
+  'timeout',
+  'retries',
+  'retryInterval',
+  'degradedThresholdMs',
+  'tags',
+  'description',
+  'paused',
+] as const;
+
+type Common = Pick<MonitorInput, (typeof commonKeys)[number]>;
+export type MonitorSettings = Omit<MonitorInput, (typeof commonKeys)[number]>;
+
+export interface LastCheckRecord {
+  at: number;
+  outcome: CheckOutcome;
+  latencyMs: number | null;
+  httpStatus: number | null;
+  errorCode: CheckErrorCode | null;
+  errorMessage: string | null;
+}
+
+/** [outcome, latency ms] of a recent check, oldest first. */
+export type RecentEntry = [CheckOutcome, number | null];
+
+export const RECENT_KEEP = 30;
+
+/** A stored monitor as the domain sees it: definition plus its current state. */
+export interface MonitorRecord extends Omit<Common, 'type'> {
+  id: number;
+  type: MonitorType;
+  settings: MonitorSettings;
+  state: MonitorState;
+  statusChangedAt: number | null;
+  lastCheck: LastCheckRecord | null;
+  recent: RecentEntry[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function splitInput(input: MonitorInput): { common: Common; settings: MonitorSettings } {
+  const common: Record<string, unknown> = {};
+  const settings: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if ((commonKeys as readonly string[]).includes(key)) common[key] = value;
+    else settings[key] = value;
+  }
+  return { common: common as Common, settings: settings as MonitorSettings };
+}
+
+export function pushRecent(recent: readonly RecentEntry[], entry: RecentEntry): RecentEntry[] {
+  const next = recent.length >= RECENT_KEEP ? recent.slice(recent.length - RECENT_KEEP + 1) : [...recent];
+  next.push(entry);
+  return next;
+}

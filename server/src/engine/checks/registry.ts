@@ -1,0 +1,29 @@
+import type { MonitorType } from '@pagewatch/contract';
+import type { MonitorRecord } from '../../domain/monitor.js';
+import type { CheckContext, CheckRun } from './types.js';
+import { runHttpCheck } from './http/index.js';
+
+export interface EngineOptions {
+  /** Extra trusted CA certificates (PEM) for targets behind a private CA. */
+  extraCa?: string[];
+}
+
+export interface CheckType {
+  run(monitor: MonitorRecord, ctx: CheckContext, options: EngineOptions): Promise<CheckRun>;
+}
+
+/** One line per check type; the engine knows no type by name anywhere else. */
+export const checkTypes: Record<MonitorType, CheckType> = {
+  http: {
+    run: (m, ctx, options) =>
+      runHttpCheck(
+        {
+          ...m.settings,
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+          ...(options.extraCa ? { ca: options.extraCa } : {}),
+        },
+        ctx,
+      ),
+  },
+};

@@ -1,0 +1,88 @@
+import type { Repositories } from '../db/repositories/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { EventHub } from '../lib/event-hub.js';
+import type { Logger } from '../lib/logger.js';
+import type { Metrics } from '../lib/metrics.js';
+import { checkTypes, type EngineOptions } from './checks/registry.js';
+import { ResultWriter } from './result-writer.js';
+import { Scheduler } from './scheduler.js';
+
+export interface EngineDeps {
+  repos: Repositories;
+  hub: EventHub;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  concurrency: number;
+  options?: EngineOptions;
+}
+
+/** The check engine: scheduler, runner and result writer, wired to the event hub. */
+export function createEngine(deps: EngineDeps) {
+  const { repos, hub, logger, metrics } = deps;
+  const writer = new ResultWriter(repos.results, (written) => {
+    for (const { write, result } of written) {
+      hub.publish({ kind: 'result', monitorId: write.monitorId, status: write.status, result });
+      if (write.flip) {
+        hub.publish({
+          kind: 'status',
+          monitorId: write.monitorId,
+          from: write.flip.from,
+          to: write.flip.to,
+          at: result.at,
+          errorCode: result.errorCode,
+          message: result.errorMessage,
+        });
+      }
+    }
+  }, logger);
+
+  const scheduler = new Scheduler({
+    clock: deps.clock,
+    logger,
+    concurrency: deps.concurrency,
+    run: (monitor, signal) => checkTypes[monitor.type].run(monitor, { signal }, deps.options ?? {}),
+    record: (write) => {
+      metrics.checks.inc({ outcome: write.run.outcome });
+      writer.enqueue(write);
+    },
+    onStart: (ms) => {
+      metrics.lateness.observe(ms / 1000);
+      metrics.latenessSummary.observe(ms / 1000);
+    },
+  });
+
+  // Definitions change through the services; the engine follows them through the hub.
+  const unsubscribe = hub.subscribe(({ event }) => {
+    if (event.kind !== 'monitor') return;
+    if (event.change === 'deleted') return scheduler.remove(event.monitorId);
+    repos.monitors
+      .findById(event.monitorId)
+      .then((m) => (m ? scheduler.upsert(m) : scheduler.remove(event.monitorId)))
+      .catch((err: unknown) => logger.error({ err, monitorId: event.monitorId }, 'could not reload monitor'));
+  });
+
+  metrics.probes.scheduled = () => scheduler.size;
+  metrics.probes.inFlight = () => scheduler.running;
+  metrics.probes.writeQueue = () => writer.pending;
+
+  return {
+    async start(): Promise<void> {
+      const monitors = await repos.monitors.listActive();
+      scheduler.load(monitors);
+      logger.info({ monitors: monitors.length }, 'scheduler started');
+    },
+    checkNow: (id: number) => scheduler.checkNow(id),
+    /** Stops scheduling, lets running checks end (they are bounded by their timeout), writes what is left. */
+    async stop(): Promise<void> {
+      unsubscribe();
+      await scheduler.stop();
+      await writer.flush();
+    },
+    abort: () => scheduler.abortInFlight(),
+    scheduler,
+    writer,
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;

@@ -1,0 +1,203 @@
+import type { CheckRun } from '../domain/check-run.js';
+import { applyOutcome } from '../domain/monitor-state.js';
+import { pushRecent, type MonitorRecord } from '../domain/monitor.js';
+import { firstDue, nextDue } from '../domain/schedule.js';
+import type { ResultWrite } from '../db/repositories/results.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import { MinHeap } from '../lib/min-heap.js';
+
+interface Entry {
+  monitor: MonitorRecord;
+  due: number;
+  /** Bumped on every reschedule; heap items with an older generation are stale. */
+  gen: number;
+  running: boolean;
+}
+
+interface Slot {
+  id: number;
+  due: number;
+  gen: number;
+}
+
+export interface SchedulerDeps {
+  run(monitor: MonitorRecord, signal: AbortSignal): Promise<CheckRun>;
+  record(write: ResultWrite): void;
+  clock: Clock;
+  logger: Logger;
+  concurrency: number;
+  /** Called with how late each check started, in ms. */
+  onStart?: (latenessMs: number) => void;
+}
+
+/**
+ * Runs each active monitor at its interval from one timer over a min-heap of due
+ * times. State transitions happen here, in memory, so a result's status is known
+ * the moment the check ends; the writer persists both together.
+ */
+export class Scheduler {
+  private readonly entries = new Map<number, Entry>();
+  private readonly heap = new MinHeap<Slot>((s) => s.due);
+  private readonly waiting: Slot[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Infinity;
+  private stopped = false;
+
+  constructor(private readonly deps: SchedulerDeps) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get running(): number {
+    return this.inFlight.size;
+  }
+
+  /** Loads monitors at start-up, spreading overdue ones over their first interval. */
+  load(monitors: readonly MonitorRecord[]): void {
+    const now = this.deps.clock.now();
+    for (const m of monitors) {
+      this.put(m, firstDue(m.id, m.interval * 1000, m.lastCheck?.at ?? null, now));
+    }
+    this.arm();
+  }
+
+  /** A new or changed monitor: checked right away, then on its interval. */
+  upsert(monitor: MonitorRecord): void {
+    if (this.stopped) return;
+    if (monitor.paused) return this.remove(monitor.id);
+    const existing = this.entries.get(monitor.id);
+    if (existing) {
+      existing.monitor = monitor;
+      if (!existing.running) this.reschedule(existing, this.deps.clock.now());
+    } else {
+      this.put(monitor, this.deps.clock.now());
+    }
+    this.arm();
+  }
+
+  remove(id: number): void {
+    this.entries.delete(id);
+  }
+
+  /** Runs a check now unless one is already running; false when the monitor isn't scheduled. */
+  checkNow(id: number): boolean {
+    const entry = this.entries.get(id);
+    if (!entry || this.stopped) return false;
+    if (!entry.running) {
+      this.reschedule(entry, this.deps.clock.now());
+      this.arm();
+    }
+    return true;
+  }
+
+  /** Stops scheduling and waits for in-flight checks, which end within their timeout. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.heap.clear();
+    this.waiting.length = 0;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Aborts in-flight checks at once (second signal, or a deadline passed). */
+  abortInFlight(): void {
+    this.abort.abort();
+  }
+
+  private put(monitor: MonitorRecord, due: number): void {
+    const entry: Entry = { monitor, due, gen: 0, running: false };
+    this.entries.set(monitor.id, entry);
+    this.heap.push({ id: monitor.id, due, gen: 0 });
+  }
+
+  private reschedule(entry: Entry, due: number): void {
+    entry.due = due;
+    entry.gen += 1;
+    this.heap.push({ id: entry.monitor.id, due, gen: entry.gen });
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    const next = this.heap.peek();
+    if (!next) return;
+    if (this.timer && this.timerAt <= next.due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = next.due;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, next.due - this.deps.clock.now()));
+  }
+
+  private tick(): void {
+    this.timer = null;
+    this.timerAt = Infinity;
+    const now = this.deps.clock.now();
+    for (let slot = this.heap.peek(); slot && slot.due <= now + 1; slot = this.heap.peek()) {
+      this.heap.pop();
+      const entry = this.entries.get(slot.id);
+      if (!entry || entry.gen !== slot.gen || entry.running) continue;
+      if (this.inFlight.size < this.deps.concurrency) this.start(entry, slot.due);
+      else this.waiting.push(slot);
+    }
+    this.arm();
+  }
+
+  private start(entry: Entry, due: number): void {
+    entry.running = true;
+    const startedAt = this.deps.clock.now();
+    this.deps.onStart?.(startedAt - due);
+    const done = this.execute(entry, due, startedAt).finally(() => {
+      this.inFlight.delete(done);
+      this.drainWaiting();
+    });
+    this.inFlight.add(done);
+  }
+
+  private drainWaiting(): void {
+    while (this.waiting.length > 0 && this.inFlight.size < this.deps.concurrency && !this.stopped) {
+      const slot = this.waiting.shift()!;
+      const entry = this.entries.get(slot.id);
+      if (entry && entry.gen === slot.gen && !entry.running) this.start(entry, slot.due);
+    }
+  }
+
+  private async execute(entry: Entry, due: number, startedAt: number): Promise<void> {
+    const monitor = entry.monitor;
+    let run: CheckRun;
+    try {
+      run = await this.deps.run(monitor, this.abort.signal);
+    } catch (err) {
+      this.deps.logger.error({ err, monitorId: monitor.id }, 'check crashed');
+      entry.running = false;
+      if (this.entries.get(monitor.id) === entry) this.reschedule(entry, nextDue(due, monitor.interval * 1000, this.deps.clock.now()));
+      this.arm();
+      return;
+    }
+    entry.running = false;
+    if (this.abort.signal.aborted) return;
+    const current = this.entries.get(monitor.id);
+    // The monitor was edited while this check ran: its result still counts, against the new definition.
+    const latest = current?.monitor ?? monitor;
+    const transition = applyOutcome(latest.state, run.outcome, latest.retries);
+    latest.state = transition.next;
+    latest.recent = pushRecent(latest.recent, [run.outcome, run.latencyMs]);
+    latest.lastCheck = { at: startedAt, outcome: run.outcome, latencyMs: run.latencyMs, httpStatus: run.httpStatus, errorCode: run.errorCode, errorMessage: run.errorMessage };
+    this.deps.record({
+      monitorId: monitor.id,
+      at: startedAt,
+      run,
+      status: transition.next.status,
+      failures: transition.next.failures,
+      recent: latest.recent,
+      flip: transition.flip,
+    });
+    if (current === entry && !this.stopped) {
+      const delay = (transition.retrying ? (latest.retryInterval ?? latest.interval) : latest.interval) * 1000;
+      this.reschedule(current, nextDue(due, delay, this.deps.clock.now()));
+      this.arm();
+    }
+  }
+}

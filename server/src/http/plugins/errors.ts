@@ -1,0 +1,64 @@
+import { problemTypes, type Problem, type ProblemType } from '@pagewatch/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/errors.js';
+
+const titles: Record<ProblemType, string> = {
+  validation_failed: 'Some of what was sent is not valid',
+  unauthenticated: 'Sign in to continue',
+  forbidden: 'You are not allowed to do this',
+  not_found: 'Not found',
+  conflict: 'This conflicts with the current state',
+  payload_too_large: 'The request body is too large',
+  rate_limited: 'Too many requests',
+  internal: 'Something went wrong on our side',
+  unavailable: 'Temporarily unavailable',
+};
+
+const byStatus = new Map<number, ProblemType>(
+  Object.entries(problemTypes).map(([type, status]) => [status, type as ProblemType]),
+);
+
+export function sendProblem(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  type: ProblemType,
+  detail?: string,
+  extra: Partial<Problem> = {},
+): FastifyReply {
+  const status = problemTypes[type];
+  const body: Problem = { type, title: titles[type], status, ...(detail ? { detail } : {}), instance: request.url, ...extra };
+  if (type === 'internal') body.requestId = String(request.id);
+  return reply.code(status).type('application/problem+json; charset=utf-8').send(body);
+}
+
+/** Maps a Fastify/parser error without our own type to its SPEC §8 problem. */
+function classify(err: FastifyError): { type: ProblemType; detail?: string } {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { type: 'payload_too_large', detail: 'Request bodies are limited to 1 MiB' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { type: 'validation_failed', detail: 'Send JSON with Content-Type: application/json' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { type: 'validation_failed', detail: 'The JSON body is empty' };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { type: 'validation_failed', detail: 'The body is not valid JSON' };
+  }
+  if (err instanceof SyntaxError) return { type: 'validation_failed', detail: 'The body is not valid JSON' };
+  const status = err.statusCode ?? 500;
+  const type = byStatus.get(status) ?? (status >= 500 ? 'internal' : 'validation_failed');
+  return { type, ...(status < 500 ? { detail: err.message } : {}) };
+}
+
+/** One place turns every failure into RFC 9457 problem+json; stacks stay in the log. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      return sendProblem(reply, request, err.type, err.message, err.errors ? { errors: err.errors } : {});
+    }
+    const { type, detail } = classify(err);
+    if (type === 'internal') request.log.error({ err }, 'unhandled error');
+    else request.log.info({ code: err.code, msg: err.message }, 'request rejected');
+    if (type === 'rate_limited') void reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+    return sendProblem(reply, request, type, detail);
+  });
+}

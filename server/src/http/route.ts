@@ -1,0 +1,78 @@
+import { toFieldErrors } from '@pagewatch/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { AppError, validationFailed } from '../lib/errors.js';
+
+/**
+ * Who may call a route. Declared on every route; `onRoute` in app.ts refuses to
+ * register one without it, so no endpoint is ever open by omission.
+ */
+export type Access = 'public' | 'viewer' | 'editor' | 'admin' | 'owner';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+type Schema = z.ZodType;
+type Out<S> = S extends Schema ? z.output<S> : undefined;
+
+export interface RouteDef<P, Q, B> {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  access: Access;
+  summary: string;
+  tag: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Status → body schema (null: no body). The first 2xx is the success status. */
+  responses: Record<number, Schema | null>;
+  handler(ctx: {
+    params: Out<P>;
+    query: Out<Q>;
+    body: Out<B>;
+    request: FastifyRequest;
+    reply: FastifyReply;
+  }): Promise<unknown>;
+}
+
+export type AnyRouteDef = RouteDef<Schema | undefined, Schema | undefined, Schema | undefined>;
+
+function parse<S extends Schema | undefined>(schema: S, value: unknown, onError: (e: z.ZodError) => AppError): Out<S> {
+  if (!schema) return undefined as Out<S>;
+  const result = schema.safeParse(value);
+  if (!result.success) throw onError(result.error);
+  return result.data as Out<S>;
+}
+
+/** Registered API routes, read by the OpenAPI document. */
+export class ApiRegistry {
+  readonly routes: AnyRouteDef[] = [];
+
+  add<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined>(
+    app: FastifyInstance,
+    def: RouteDef<P, Q, B>,
+  ): void {
+    this.routes.push(def as unknown as AnyRouteDef);
+    const success = Number(Object.keys(def.responses).find((s) => Number(s) < 300) ?? 200);
+    const empty = def.responses[success] === null;
+    app.route({
+      method: def.method,
+      url: def.url,
+      config: { access: def.access },
+      handler: async (request, reply) => {
+        const params = parse(def.params, request.params, () => new AppError('not_found', 'Nothing lives at this address'));
+        const query = parse(def.query, request.query, (e) => validationFailed(toFieldErrors(e.issues), 'The query string is not valid'));
+        const body = parse(def.body, request.body ?? undefined, (e) =>
+          validationFailed(toFieldErrors(e.issues), request.body === undefined ? 'Send a JSON body' : undefined),
+        );
+        const out = await def.handler({ params: params as Out<P>, query: query as Out<Q>, body: body as Out<B>, request, reply });
+        if (reply.sent) return reply;
+        reply.code(success);
+        return empty ? reply.send() : out;
+      },
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { EventHub, HubEvent } from '../../../lib/event-hub.js';
+
+// A client this far behind is dropped; it reconnects and resumes with Last-Event-ID.
+const MAX_BUFFERED = 1 << 20;
+const PING_MS = 15_000;
+
+const frame = (e: HubEvent) => `id: ${e.id}\nevent: ${e.event.kind}\ndata: ${JSON.stringify(e.event)}\n\n`;
+
+/** Server-Sent Events of SPEC §7, resumable with Last-Event-ID. */
+export function eventRoutes(app: FastifyInstance, hub: EventHub): void {
+  const open = new Set<ServerResponse>();
+  app.addHook('preClose', (done) => {
+    for (const res of open) res.end();
+    done();
+  });
+
+  app.get('/api/v1/events', { config: { access: 'viewer' } }, (request, reply) => {
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    const send = (e: HubEvent) => {
+      if (res.writableLength > MAX_BUFFERED) return void res.destroy();
+      res.write(frame(e));
+    };
+    res.write('retry: 2000\n\n');
+    const header = request.headers['last-event-id'];
+    const lastId = Array.isArray(header) ? header[0] : header;
+    if (lastId) {
+      const missed = hub.since(lastId);
+      if (missed === null) res.write(`event: reset\ndata: {"kind":"reset"}\n\n`);
+      else missed.forEach(send);
+    }
+    const unsubscribe = hub.subscribe(send);
+    const ping = setInterval(() => res.write(': ping\n\n'), PING_MS);
+    open.add(res);
+    res.on('close', () => {
+      clearInterval(ping);
+      unsubscribe();
+      open.delete(res);
+    });
+  });
+}

@@ -1,0 +1,115 @@
+import {
+  CheckListQuery,
+  CheckPage,
+  Monitor,
+  MonitorIdParams,
+  MonitorInput,
+  MonitorList,
+  MonitorStats,
+  StatsQuery,
+} from '@pagewatch/contract';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { listChecks } from '../../../services/checks/list.js';
+import { monitorStats } from '../../../services/checks/stats.js';
+import { checkMonitorNow } from '../../../services/monitors/check-now.js';
+import { createMonitor } from '../../../services/monitors/create.js';
+import { getMonitor } from '../../../services/monitors/get.js';
+import { listMonitors } from '../../../services/monitors/list.js';
+import { setMonitorPaused } from '../../../services/monitors/pause.js';
+import { removeMonitor } from '../../../services/monitors/remove.js';
+import { updateMonitor } from '../../../services/monitors/update.js';
+import type { ServiceDeps } from '../../../services/deps.js';
+import { countByStatus, presentMonitor, presentSummary } from '../../presenters/monitors.js';
+import type { ApiRegistry } from '../../route.js';
+
+const tag = 'monitors';
+const base = '/api/v1/monitors';
+
+export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: ServiceDeps): void {
+  api.add(app, {
+    method: 'GET', url: base, access: 'viewer', tag,
+    summary: 'List every monitor with its status, 24 h uptime and recent latencies',
+    responses: { 200: MonitorList },
+    handler: async () => {
+      const items = (await listMonitors(deps)).map((r) => presentSummary(r.monitor, r.uptime24h));
+      return { items, counts: countByStatus(items) };
+    },
+  });
+
+  api.add(app, {
+    method: 'POST', url: base, access: 'editor', tag,
+    summary: 'Create a monitor; it is checked right away',
+    body: MonitorInput,
+    responses: { 201: Monitor },
+    handler: async ({ body, reply }) => {
+      const monitor = await createMonitor(deps, body);
+      void reply.header('location', `${base}/${monitor.id}`);
+      return presentMonitor(monitor);
+    },
+  });
+
+  api.add(app, {
+    method: 'GET', url: `${base}/:id`, access: 'viewer', tag,
+    summary: 'One monitor with its definition and current status',
+    params: MonitorIdParams,
+    responses: { 200: Monitor },
+    handler: async ({ params }) => presentMonitor(await getMonitor(deps, params.id)),
+  });
+
+  api.add(app, {
+    method: 'PUT', url: `${base}/:id`, access: 'editor', tag,
+    summary: "Replace a monitor's definition",
+    params: MonitorIdParams,
+    body: MonitorInput,
+    responses: { 200: Monitor },
+    handler: async ({ params, body }) => presentMonitor(await updateMonitor(deps, params.id, body)),
+  });
+
+  api.add(app, {
+    method: 'DELETE', url: `${base}/:id`, access: 'editor', tag,
+    summary: 'Delete a monitor and its history',
+    params: MonitorIdParams,
+    responses: { 204: null },
+    handler: async ({ params }) => removeMonitor(deps, params.id),
+  });
+
+  for (const [verb, paused] of [['pause', true], ['resume', false]] as const) {
+    api.add(app, {
+      method: 'POST', url: `${base}/:id/${verb}`, access: 'editor', tag,
+      summary: paused ? 'Stop checking a monitor' : 'Start checking a paused monitor again',
+      params: MonitorIdParams,
+      responses: { 200: Monitor },
+      handler: async ({ params }) => presentMonitor(await setMonitorPaused(deps, params.id, paused)),
+    });
+  }
+
+  api.add(app, {
+    method: 'POST', url: `${base}/:id/check-now`, access: 'editor', tag,
+    summary: 'Run a check right away; its result arrives on the event stream',
+    params: MonitorIdParams,
+    responses: { 202: z.object({ queued: z.literal(true) }) },
+    handler: async ({ params }) => {
+      await checkMonitorNow(deps, params.id);
+      return { queued: true };
+    },
+  });
+
+  api.add(app, {
+    method: 'GET', url: `${base}/:id/checks`, access: 'viewer', tag,
+    summary: 'Check results, newest first, paged with `before`',
+    params: MonitorIdParams,
+    query: CheckListQuery,
+    responses: { 200: CheckPage },
+    handler: async ({ params, query }) => listChecks(deps, params.id, query.limit, query.before),
+  });
+
+  api.add(app, {
+    method: 'GET', url: `${base}/:id/stats`, access: 'viewer', tag,
+    summary: 'Uptime, latency percentiles and a phase-by-phase series over a window',
+    params: MonitorIdParams,
+    query: StatsQuery,
+    responses: { 200: MonitorStats },
+    handler: async ({ params, query }) => monitorStats(deps, params.id, query.window),
+  });
+}

@@ -1,0 +1,62 @@
+import client from 'prom-client';
+
+/** The process's Prometheus registry and the engine's own instruments. */
+/** Read when /metrics is scraped; the engine points them at its live counts. */
+export interface Probes {
+  scheduled(): number;
+  inFlight(): number;
+  writeQueue(): number;
+}
+
+export function createMetrics() {
+  const registry = new client.Registry();
+  const probes: Probes = { scheduled: () => 0, inFlight: () => 0, writeQueue: () => 0 };
+  client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+  const lateness = new client.Histogram({
+    name: 'pagewatch_check_start_lateness_seconds',
+    help: 'How long after its due time a check started',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const latenessSummary = new client.Summary({
+    name: 'pagewatch_check_start_lateness_recent_seconds',
+    help: 'Start lateness quantiles over the last 10 minutes',
+    percentiles: [0.5, 0.9, 0.99, 0.999],
+    maxAgeSeconds: 600,
+    ageBuckets: 5,
+    registers: [registry],
+  });
+  const checks = new client.Counter({
+    name: 'pagewatch_checks_total',
+    help: 'Checks completed, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const scheduled = new client.Gauge({
+    name: 'pagewatch_monitors_scheduled',
+    help: 'Monitors the scheduler is running',
+    registers: [registry],
+    collect() {
+      this.set(probes.scheduled());
+    },
+  });
+  const inFlight = new client.Gauge({
+    name: 'pagewatch_checks_in_flight',
+    help: 'Checks running right now',
+    registers: [registry],
+    collect() {
+      this.set(probes.inFlight());
+    },
+  });
+  const writeQueue = new client.Gauge({
+    name: 'pagewatch_result_write_queue',
+    help: 'Check results waiting to be written',
+    registers: [registry],
+    collect() {
+      this.set(probes.writeQueue());
+    },
+  });
+  return { registry, lateness, latenessSummary, checks, probes };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,9 @@
+import type { MonitorRecord } from '../../domain/monitor.js';
+import { notFound } from '../../lib/errors.js';
+import type { ServiceDeps } from '../deps.js';
+
+export async function getMonitor(deps: ServiceDeps, id: number): Promise<MonitorRecord> {
+  const monitor = await deps.repos.monitors.findById(id);
+  if (!monitor) throw notFound('Monitor');
+  return monitor;
+}

@@ -1,0 +1,42 @@
+import { MonitorInput, type MonitorDraft } from '@pagewatch/contract';
+import type { CheckRun } from '../../src/domain/check-run.js';
+
+let n = 0;
+
+/** A valid HTTP monitor input with defaults applied; override what the test is about. */
+export function monitorInput(overrides: Partial<MonitorDraft> = {}): MonitorInput {
+  n += 1;
+  return MonitorInput.parse({
+    type: 'http',
+    name: `Monitor ${n}`,
+    url: `http://127.0.0.1:9/${n}`,
+    ...overrides,
+  });
+}
+
+export function checkRun(overrides: Partial<CheckRun> = {}): CheckRun {
+  return {
+    outcome: 'up',
+    latencyMs: 12.5,
+    phases: { dns: null, connect: 0.5, tls: null, ttfb: 10, download: 2 },
+    httpStatus: 200,
+    errorCode: null,
+    errorMessage: null,
+    responseSize: 42,
+    certExpiresAt: null,
+    ...overrides,
+  };
+}
+
+export function downRun(overrides: Partial<CheckRun> = {}): CheckRun {
+  return checkRun({
+    outcome: 'down',
+    latencyMs: null,
+    phases: { dns: null, connect: null, tls: null, ttfb: null, download: null },
+    httpStatus: null,
+    errorCode: 'connect_refused',
+    errorMessage: 'Connection refused',
+    responseSize: null,
+    ...overrides,
+  });
+}
