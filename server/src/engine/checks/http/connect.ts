@@ -1,0 +1,143 @@
+import dns, { type LookupAddress } from 'node:dns';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import tls from 'node:tls';
+import { tlsVerifyFailure, type CertFacts } from './errors.js';
+import { untilStopped, waitFor, type RunState } from './run.js';
+import type { Endpoint } from './timing.js';
+
+/** Resolves a hostname to addresses; replaceable to pin or filter addresses (and in tests). */
+export type LookupFn = (hostname: string) => Promise<LookupAddress[]>;
+
+export interface Target extends Endpoint {
+  secure: boolean;
+}
+
+export interface ConnectOptions {
+  ignoreTls: boolean;
+  /** From secureContextFor(); undefined for Node's default roots. */
+  secureContext: tls.SecureContext | undefined;
+  lookup: LookupFn | undefined;
+}
+
+const defaultLookup: LookupFn = (hostname) => dns.promises.lookup(hostname, { all: true });
+
+/** Refusals worth trying the host's next address for (e.g. a service listening on IPv4 only). */
+const NEXT_ADDRESS_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
+
+/**
+ * Opens the connection for one hop step by step (lookup, TCP, TLS) so each phase is timed on its
+ * own and the request is only written once the certificate has been judged.
+ */
+export async function openConnection(
+  target: Target,
+  options: ConnectOptions,
+  run: RunState,
+): Promise<net.Socket> {
+  const timer = run.hop;
+  let addresses = [target.host];
+  if (net.isIP(target.host) === 0) {
+    run.phase = 'dns';
+    addresses = await resolve(target.host, options.lookup ?? defaultLookup, run);
+    timer.dnsEnd = performance.now();
+  }
+  run.phase = 'connect';
+  const socket = await connectFirst(addresses, target.port, run);
+  timer.connectEnd = performance.now();
+  if (!target.secure) return socket;
+  run.phase = 'tls';
+  return handshake(socket, target, options, run);
+}
+
+async function resolve(host: string, lookup: LookupFn, run: RunState): Promise<string[]> {
+  const found = await untilStopped(run, lookup(host));
+  if (found.length === 0) {
+    throw Object.assign(new Error(`No addresses for ${host}`), { code: 'ENOTFOUND' });
+  }
+  return found.map((entry) => entry.address);
+}
+
+async function connectFirst(addresses: string[], port: number, run: RunState): Promise<net.Socket> {
+  for (let i = 0; ; i++) {
+    run.throwIfStopped();
+    const address = addresses[i] ?? '';
+    const socket = run.track(net.connect({ host: address, port, noDelay: true }));
+    try {
+      await waitFor(run, socket, 'connect');
+      return socket;
+    } catch (err) {
+      socket.destroy();
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (i + 1 >= addresses.length || !NEXT_ADDRESS_CODES.has(code)) throw err;
+    }
+  }
+}
+
+async function handshake(
+  socket: net.Socket,
+  target: Target,
+  options: ConnectOptions,
+  run: RunState,
+): Promise<tls.TLSSocket> {
+  run.throwIfStopped();
+  const secure = run.track(
+    tls.connect({
+      socket,
+      host: target.host,
+      // SNI must not carry an IP address (RFC 6066 §3).
+      servername: net.isIP(target.host) === 0 ? target.host : undefined,
+      // Verified below instead, so the certificate is captured even when it is rejected.
+      rejectUnauthorized: false,
+      secureContext: options.secureContext,
+      ALPNProtocols: ['http/1.1'],
+    }),
+  );
+  await waitFor(run, secure, 'secureConnect');
+  run.hop.tlsEnd = performance.now();
+  const facts = certFacts(secure.getPeerCertificate());
+  run.noteCertificate(facts.validTo === null ? null : Date.parse(facts.validTo));
+  if (!secure.authorized && !options.ignoreTls) {
+    const reason = secure.authorizationError as Error | string | undefined;
+    throw tlsVerifyFailure(String(reason ?? 'UNKNOWN'), facts, target.host);
+  }
+  return secure;
+}
+
+function firstName(value: string | string[] | undefined): string | null {
+  const name = Array.isArray(value) ? value[0] : value;
+  return name === undefined || name === '' ? null : name;
+}
+
+function certFacts(cert: tls.PeerCertificate | undefined): CertFacts {
+  // getPeerCertificate() returns an empty object when the peer sent none.
+  if (cert === undefined || typeof cert.valid_to !== 'string') {
+    return { validTo: null, subject: null, issuer: null };
+  }
+  const validTo = Number.isNaN(Date.parse(cert.valid_to)) ? null : cert.valid_to;
+  const names = typeof cert.subjectaltname === 'string' ? cert.subjectaltname : null;
+  const subject = names ?? firstName((cert.subject as Partial<tls.Certificate> | undefined)?.CN);
+  const issuer = firstName((cert.issuer as Partial<tls.Certificate> | undefined)?.CN);
+  return { validTo, subject, issuer };
+}
+
+const MAX_CONTEXTS = 32;
+const contexts = new Map<string, tls.SecureContext>();
+
+/** Node's roots plus the monitor's private CAs; cached because parsing ~150 roots costs ms per check. */
+export function secureContextFor(ca: readonly string[] | undefined): tls.SecureContext | undefined {
+  if (ca === undefined || ca.length === 0) return undefined;
+  const key = ca.join('\n');
+  let context = contexts.get(key);
+  if (context === undefined) {
+    context = tls.createSecureContext({ ca: [...tls.rootCertificates, ...ca] });
+    const oldest = contexts.keys().next();
+    if (contexts.size >= MAX_CONTEXTS && oldest.done !== true) contexts.delete(oldest.value);
+    contexts.set(key, context);
+  }
+  return context;
+}
