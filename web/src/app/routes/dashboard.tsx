@@ -1,0 +1,162 @@
+import type { MonitorStatus } from '@pagewatch/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useDeferredValue, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { Button, ButtonLink } from '../../components/ui/Button';
+import { EmptyState } from '../../components/ui/EmptyState';
+import { LoadingBlock } from '../../components/ui/Skeleton';
+import { ErrorNotice } from '../../components/ui/Notice';
+import { monitorListQuery } from '../../features/monitors/api/queries';
+import { DashboardToolbar } from '../../features/monitors/components/DashboardToolbar';
+import { MonitorTable } from '../../features/monitors/components/MonitorTable';
+import { StatusChips } from '../../features/monitors/components/StatusChips';
+import { statusMeta } from '../../features/monitors/components/status';
+import {
+  allTags,
+  applyStatusAndSort,
+  countByStatus,
+  filterByTagAndQuery,
+  sortOptions,
+  type SortKey,
+} from '../../features/monitors/dashboard-filter';
+import { plural } from '../../lib/format';
+
+const isStatus = (v: string | null): v is MonitorStatus => v !== null && v in statusMeta;
+const isSort = (v: string | null): v is SortKey => sortOptions.some((o) => o.value === v);
+
+/** Filters live in the URL so a filtered view can be bookmarked and shared. */
+function useFilterParams() {
+  const [params, setParams] = useSearchParams();
+  const statusParam = params.get('status');
+  const sortParam = params.get('sort');
+  const filter = {
+    status: isStatus(statusParam) ? statusParam : null,
+    tag: params.get('tag'),
+    query: params.get('q') ?? '',
+    sort: isSort(sortParam) ? sortParam : ('status' as SortKey),
+  };
+  const set = useCallback(
+    (key: 'status' | 'tag' | 'q' | 'sort', value: string | null) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (value === null || value === '' || (key === 'sort' && value === 'status'))
+            next.delete(key);
+          else next.set(key, value);
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  const clear = useCallback(() => setParams({}, { replace: true }), [setParams]);
+  return { filter, set, clear };
+}
+
+function Dashboard() {
+  const { data, error, isPending, refetch, isRefetching } = useQuery(monitorListQuery());
+  const { filter, set, clear } = useFilterParams();
+  const query = useDeferredValue(filter.query);
+  const items = data?.items;
+
+  const matching = useMemo(
+    () => (items ? filterByTagAndQuery(items, { tag: filter.tag, query }) : []),
+    [items, filter.tag, query],
+  );
+  const counts = useMemo(() => countByStatus(matching), [matching]);
+  const shown = useMemo(
+    () => applyStatusAndSort(matching, { status: filter.status, sort: filter.sort }),
+    [matching, filter.status, filter.sort],
+  );
+  const tags = useMemo(() => (items ? allTags(items) : []), [items]);
+  const total = items?.length ?? 0;
+  const down = items ? countByStatus(items).down : 0;
+  const filtered = filter.status !== null || filter.tag !== null || query.trim() !== '';
+
+  return (
+    <>
+      <title>{down > 0 ? `(${down} down) Monitors · Pagewatch` : 'Monitors · Pagewatch'}</title>
+      <div className="page-head">
+        <div>
+          <h1 className="page-title">Monitors</h1>
+          {items && (
+            <p className="page-sub">
+              {plural(total, 'monitor')}
+              {down > 0 && <span className="text-down"> · {down} down</span>}
+            </p>
+          )}
+        </div>
+        <ButtonLink to="/monitors/new" variant="primary" icon="plus">
+          New monitor
+        </ButtonLink>
+      </div>
+
+      {isPending && <LoadingBlock label="Loading monitors…" rows={6} />}
+
+      {error && (
+        <ErrorNotice
+          error={error}
+          className="section"
+          action={
+            <Button size="sm" busy={isRefetching} onClick={() => void refetch()}>
+              Try again
+            </Button>
+          }
+        />
+      )}
+
+      {items && total === 0 && (
+        <EmptyState
+          title="No monitors yet"
+          action={
+            <ButtonLink to="/monitors/new" variant="primary" icon="plus">
+              Create your first monitor
+            </ButtonLink>
+          }
+        >
+          Add a URL and Pagewatch checks it on a schedule, records how fast each phase was and tells
+          you the moment it stops being delivered.
+        </EmptyState>
+      )}
+
+      {items && total > 0 && (
+        <section aria-label="Monitor list" className="section">
+          <StatusChips
+            counts={counts}
+            total={matching.length}
+            value={filter.status}
+            onChange={(s) => set('status', s)}
+          />
+          <DashboardToolbar
+            query={filter.query}
+            tag={filter.tag}
+            sort={filter.sort}
+            tags={tags}
+            onQuery={(q) => set('q', q)}
+            onTag={(t) => set('tag', t)}
+            onSort={(s) => set('sort', s)}
+          />
+          <p className="visually-hidden" role="status">
+            {filtered ? `${plural(shown.length, 'monitor')} match the filters` : ''}
+          </p>
+          {shown.length > 0 ? (
+            <MonitorTable
+              monitors={shown}
+              resetKey={`${filter.status}|${filter.tag}|${query}|${filter.sort}`}
+            />
+          ) : (
+            <EmptyState
+              icon="search"
+              title="No monitors match"
+              action={<Button onClick={clear}>Clear filters</Button>}
+            >
+              Nothing matches these filters. Try another status, tag or search.
+            </EmptyState>
+          )}
+        </section>
+      )}
+    </>
+  );
+}
+
+export { Dashboard as Component };

@@ -1,0 +1,34 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Icon } from '../../components/ui/Icon';
+import { useCreateMonitor } from '../../features/monitors/api/mutations';
+import { emptyValues } from '../../features/monitors/components/form/form-values';
+import { MonitorForm } from '../../features/monitors/components/form/MonitorForm';
+
+function NewMonitor() {
+  const navigate = useNavigate();
+  const create = useCreateMonitor();
+  const [initial] = useState(emptyValues);
+  return (
+    <>
+      <title>New monitor · Pagewatch</title>
+      <Link to="/" className="back-link">
+        <Icon name="chevronLeft" />
+        Monitors
+      </Link>
+      <h1 className="page-title">New HTTP monitor</h1>
+      <p className="page-sub">
+        Pagewatch requests the URL on a schedule and records each phase of the delivery.
+      </p>
+      <MonitorForm
+        mode="create"
+        initial={initial}
+        mutation={create}
+        cancelTo="/"
+        onSaved={(m) => void navigate(`/monitors/${m.id}`)}
+      />
+    </>
+  );
+}
+
+export { NewMonitor as Component };

@@ -1,0 +1,202 @@
+import type {
+  CheckPage,
+  CheckResult,
+  Monitor,
+  MonitorList,
+  MonitorSummary,
+  ServerEvent,
+} from '@pagewatch/contract';
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { monitorKeys } from './keys';
+
+type ResultEvent = Extract<ServerEvent, { kind: 'result' }>;
+type StatusEvent = Extract<ServerEvent, { kind: 'status' }>;
+
+export type LiveState = 'connecting' | 'open' | 'reconnecting' | 'unsupported';
+
+// Connection state as a tiny external store, read with useSyncExternalStore.
+let state: LiveState = 'connecting';
+const listeners = new Set<() => void>();
+function setState(next: LiveState) {
+  if (next === state) return;
+  state = next;
+  listeners.forEach((l) => l());
+}
+export const liveStore = {
+  get: (): LiveState => state,
+  subscribe: (listener: () => void) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+const FLUSH_MS = 250;
+const RECENT_MIN = 30;
+
+function lastCheckOf(result: CheckResult): MonitorSummary['lastCheck'] {
+  const { at, outcome, latencyMs, httpStatus, errorCode, errorMessage } = result;
+  return { at, outcome, latencyMs, httpStatus, errorCode, errorMessage };
+}
+
+function applyResult(item: MonitorSummary, event: ResultEvent): MonitorSummary {
+  const { result } = event;
+  // Replays after a reconnect can repeat results we already have.
+  if (item.lastCheck && Date.parse(item.lastCheck.at) >= Date.parse(result.at)) {
+    return item.status === event.status ? item : { ...item, status: event.status };
+  }
+  const cap = Math.max(item.recent.length, RECENT_MIN);
+  return {
+    ...item,
+    status: event.status,
+    lastCheck: lastCheckOf(result),
+    recent: [...item.recent, { outcome: result.outcome, latencyMs: result.latencyMs }].slice(-cap),
+  };
+}
+
+function applyStatus(item: MonitorSummary, event: StatusEvent): MonitorSummary {
+  return { ...item, status: event.to, statusChangedAt: event.at };
+}
+
+/** Applies a batch of events to the caches in one pass, so 1,000 monitors cost one render per flush. */
+function flush(client: QueryClient, batch: ServerEvent[]) {
+  const byMonitor = new Map<number, ServerEvent[]>();
+  let refetchList = false;
+  for (const event of batch) {
+    if (event.kind === 'monitor' || event.kind === 'reset') {
+      refetchList = true;
+      if (event.kind === 'reset') void client.invalidateQueries({ queryKey: monitorKeys.all });
+      else void client.invalidateQueries({ queryKey: monitorKeys.detail(event.monitorId) });
+      continue;
+    }
+    const list = byMonitor.get(event.monitorId) ?? [];
+    list.push(event);
+    byMonitor.set(event.monitorId, list);
+  }
+
+  if (byMonitor.size > 0) {
+    client.setQueryData<MonitorList>(monitorKeys.list(), (list) => {
+      if (!list) return list;
+      let seen = 0;
+      const items = list.items.map((item) => {
+        const events = byMonitor.get(item.id);
+        if (!events) return item;
+        seen++;
+        return events.reduce(
+          (acc, e) =>
+            e.kind === 'result'
+              ? applyResult(acc, e)
+              : e.kind === 'status'
+                ? applyStatus(acc, e)
+                : acc,
+          item,
+        );
+      });
+      if (seen < byMonitor.size) refetchList = true;
+      return { ...list, items };
+    });
+  }
+
+  for (const [id, events] of byMonitor) patchMonitor(client, id, events);
+  if (refetchList) void client.invalidateQueries({ queryKey: monitorKeys.list() });
+}
+
+/** Updates one monitor's page: header status, newest checks, and a refetch of its stats. */
+function patchMonitor(client: QueryClient, id: number, events: ServerEvent[]) {
+  for (const event of events) {
+    if (event.kind === 'result') {
+      client.setQueryData<Monitor>(monitorKeys.detail(id), (m) =>
+        m ? { ...m, status: event.status, lastCheck: lastCheckOf(event.result) } : m,
+      );
+      client.setQueryData<InfiniteData<CheckPage, number | null>>(
+        monitorKeys.checks(id),
+        (data) => {
+          const first = data?.pages[0];
+          if (!data || !first) return data;
+          if (first.items.some((c) => c.id === event.result.id)) return data;
+          const pages = [
+            { ...first, items: [event.result, ...first.items] },
+            ...data.pages.slice(1),
+          ];
+          return { ...data, pages };
+        },
+      );
+    } else if (event.kind === 'status') {
+      client.setQueryData<Monitor>(monitorKeys.detail(id), (m) =>
+        m ? { ...m, status: event.to, statusChangedAt: event.at } : m,
+      );
+    }
+  }
+  void client.invalidateQueries({ queryKey: monitorKeys.statsAll(id) });
+}
+
+function parse(data: unknown): ServerEvent | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const value = JSON.parse(data) as unknown;
+    if (typeof value !== 'object' || value === null || !('kind' in value)) return null;
+    return value as ServerEvent;
+  } catch {
+    return null;
+  }
+}
+
+const KINDS = ['result', 'status', 'monitor', 'reset'] as const;
+
+/** Opens the app's one EventSource and keeps the query caches current; returns a stop function. */
+export function startLiveUpdates(client: QueryClient): () => void {
+  if (typeof EventSource === 'undefined') {
+    setState('unsupported');
+    return () => undefined;
+  }
+  let source: EventSource | null = null;
+  let queue: ServerEvent[] = [];
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let retryDelay = 1000;
+  let hadError = false;
+  let stopped = false;
+
+  const onMessage = (message: MessageEvent) => {
+    const event = parse(message.data);
+    if (!event) return;
+    queue.push(event);
+    flushTimer ??= setTimeout(() => {
+      flushTimer = undefined;
+      const batch = queue;
+      queue = [];
+      flush(client, batch);
+    }, FLUSH_MS);
+  };
+
+  const connect = () => {
+    if (stopped) return;
+    source = new EventSource('/api/v1/events');
+    for (const kind of KINDS) source.addEventListener(kind, onMessage);
+    source.onmessage = onMessage;
+    source.onopen = () => {
+      setState('open');
+      retryDelay = 1000;
+      // Events may have been missed while away (e.g. the server restarted): refresh the list once.
+      if (hadError) void client.invalidateQueries({ queryKey: monitorKeys.list() });
+      hadError = false;
+    };
+    source.onerror = () => {
+      hadError = true;
+      setState('reconnecting');
+      // The browser retries by itself unless the response was not an event stream; then we do.
+      if (source?.readyState === EventSource.CLOSED) {
+        source.close();
+        retryTimer = setTimeout(connect, retryDelay);
+        retryDelay = Math.min(retryDelay * 2, 30_000);
+      }
+    };
+  };
+
+  connect();
+  return () => {
+    stopped = true;
+    source?.close();
+    clearTimeout(flushTimer);
+    clearTimeout(retryTimer);
+  };
+}

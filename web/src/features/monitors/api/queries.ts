@@ -1,0 +1,47 @@
+import type {
+  CheckPage,
+  Monitor,
+  MonitorList,
+  MonitorStats,
+  StatsWindow,
+} from '@pagewatch/contract';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { monitorKeys } from './keys';
+
+const CHECKS_PAGE = 50;
+
+export const monitorListQuery = () =>
+  queryOptions({
+    queryKey: monitorKeys.list(),
+    queryFn: ({ signal }) => api<MonitorList>('/monitors', { signal }),
+    // Statuses arrive live; the poll only refreshes slow-moving numbers such as 24 h uptime.
+    refetchInterval: 60_000,
+  });
+
+export const monitorQuery = (id: number) =>
+  queryOptions({
+    queryKey: monitorKeys.detail(id),
+    queryFn: ({ signal }) => api<Monitor>(`/monitors/${id}`, { signal }),
+  });
+
+export const monitorStatsQuery = (id: number, window: StatsWindow) =>
+  queryOptions({
+    queryKey: monitorKeys.stats(id, window),
+    queryFn: ({ signal }) =>
+      api<MonitorStats>(`/monitors/${id}/stats?window=${window}`, { signal }),
+    staleTime: window === '1h' ? 5_000 : 30_000,
+    placeholderData: (previous) => previous,
+  });
+
+export const monitorChecksQuery = (id: number) =>
+  infiniteQueryOptions({
+    queryKey: monitorKeys.checks(id),
+    queryFn: ({ signal, pageParam }) =>
+      api<CheckPage>(
+        `/monitors/${id}/checks?limit=${CHECKS_PAGE}${pageParam === null ? '' : `&before=${pageParam}`}`,
+        { signal },
+      ),
+    initialPageParam: null as number | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });

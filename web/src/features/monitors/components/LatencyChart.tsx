@@ -1,0 +1,173 @@
+import type { StatsBucket } from '@pagewatch/contract';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { formatMs, formatShortDateTime } from '../../../lib/format';
+import { phaseLabel, phases, toChartData, type ChartData } from './chart-data';
+
+const HEIGHT = 240;
+
+function readTheme() {
+  const style = getComputedStyle(document.documentElement);
+  const v = (name: string) => style.getPropertyValue(name).trim();
+  return {
+    text: v('--text-muted'),
+    grid: v('--border-subtle'),
+    total: v('--text'),
+    down: v('--down'),
+    degraded: v('--degraded'),
+    phase: Object.fromEntries(phases.map((p) => [p, v(`--chart-${p}`)])) as Record<
+      (typeof phases)[number],
+      string
+    >,
+  };
+}
+
+function useColorScheme(): string {
+  const [scheme, setScheme] = useState(() =>
+    window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
+  );
+  useEffect(() => {
+    const query = window.matchMedia('(prefers-color-scheme: dark)');
+    const onChange = () => setScheme(query.matches ? 'dark' : 'light');
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, []);
+  return scheme;
+}
+
+/** Tints the buckets that had failed (red) or slow (amber) checks, with a solid strip at the bottom. */
+function outagePlugin(data: ChartData, colors: { down: string; degraded: string }): uPlot.Plugin {
+  return {
+    hooks: {
+      draw: (u) => {
+        const { ctx, bbox } = u;
+        const n = data.x.length;
+        if (n === 0) return;
+        const width =
+          n > 1
+            ? Math.abs(u.valToPos(data.x[1]!, 'x', true) - u.valToPos(data.x[0]!, 'x', true))
+            : 8;
+        ctx.save();
+        for (let i = 0; i < n; i++) {
+          const tone =
+            (data.down[i] ?? 0) > 0
+              ? colors.down
+              : (data.degraded[i] ?? 0) > 0
+                ? colors.degraded
+                : null;
+          if (!tone) continue;
+          const x = u.valToPos(data.x[i]!, 'x', true);
+          ctx.globalAlpha = 0.16;
+          ctx.fillStyle = tone;
+          ctx.fillRect(x - width / 2, bbox.top, Math.max(width, 2), bbox.height);
+          ctx.globalAlpha = 0.9;
+          ctx.fillRect(x - width / 2, bbox.top + bbox.height - 4, Math.max(width, 2), 4);
+        }
+        ctx.restore();
+      },
+    },
+  };
+}
+
+function buildOptions(
+  width: number,
+  data: ChartData,
+  onCursor: (idx: number | null) => void,
+): uPlot.Options {
+  const t = readTheme();
+  const axis: uPlot.Axis = {
+    stroke: t.text,
+    grid: { stroke: t.grid, width: 1 },
+    ticks: { stroke: t.grid, width: 1, size: 4 },
+    font: '11px system-ui, sans-serif',
+  };
+  // Draw the tallest stack first so each lower phase paints over it.
+  const stack = [...phases].reverse().map<uPlot.Series>((p) => ({
+    label: phaseLabel[p],
+    stroke: t.phase[p],
+    fill: t.phase[p],
+    width: 1,
+    points: { show: false },
+  }));
+  return {
+    width,
+    height: HEIGHT,
+    padding: [8, 8, 0, 0],
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false }, points: { show: false } },
+    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] } },
+    axes: [
+      { ...axis },
+      { ...axis, size: 60, values: (_u, splits) => splits.map((v) => formatMs(v)) },
+    ],
+    series: [{}, ...stack, { label: 'Total', stroke: t.total, width: 1.5, dash: [4, 3] }],
+    plugins: [outagePlugin(data, t)],
+    hooks: { setCursor: [(u) => onCursor(u.cursor.idx ?? null)] },
+  };
+}
+
+interface LatencyChartProps {
+  series: readonly StatsBucket[];
+  label: string;
+}
+
+/** Mean time per delivery phase, stacked, per bucket of the selected window. */
+export default function LatencyChart({ series, label }: LatencyChartProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const scheme = useColorScheme();
+  const data = useMemo(() => toChartData(series), [series]);
+  const [cursor, setCursor] = useState<number | null>(null);
+
+  useEffect(() => {
+    const node = host.current;
+    if (!node) return;
+    const aligned: uPlot.AlignedData = [
+      data.x,
+      ...[...phases].reverse().map((p) => data.stacked[p]),
+      data.total,
+    ];
+    const u = new uPlot(buildOptions(node.clientWidth || 600, data, setCursor), aligned, node);
+    plot.current = u;
+    const observer = new ResizeObserver(() => {
+      if (node.clientWidth > 0) u.setSize({ width: node.clientWidth, height: HEIGHT });
+    });
+    observer.observe(node);
+    return () => {
+      observer.disconnect();
+      u.destroy();
+      plot.current = null;
+    };
+  }, [data, scheme]);
+
+  const idx = cursor ?? null;
+  const at = idx !== null ? data.x[idx] : undefined;
+  return (
+    <figure className="chart">
+      <div ref={host} className="chart__plot" role="img" aria-label={label} />
+      <figcaption className="chart__legend">
+        <span className="chart__when">
+          {at !== undefined
+            ? formatShortDateTime(new Date(at * 1000).toISOString())
+            : 'Hover for values'}
+        </span>
+        {phases.map((p) => (
+          <span key={p} className="legend-item">
+            <span className={`legend-swatch legend-swatch--${p}`} aria-hidden="true" />
+            {phaseLabel[p]}
+            {idx !== null && <strong>{formatMs(data.raw[p][idx])}</strong>}
+          </span>
+        ))}
+        <span className="legend-item">
+          <span className="legend-swatch legend-swatch--total" aria-hidden="true" />
+          Total
+          {idx !== null && <strong>{formatMs(data.total[idx])}</strong>}
+        </span>
+        {idx !== null && (data.down[idx] ?? 0) > 0 && (
+          <span className="legend-item text-down">{data.down[idx]} failed</span>
+        )}
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,61 @@
+import type { MonitorSummary } from '@pagewatch/contract';
+import { memo } from 'react';
+import { Link } from 'react-router';
+import { RelativeTime } from '../../../components/ui/RelativeTime';
+import { formatMs, formatPercent } from '../../../lib/format';
+import { Sparkline } from './Sparkline';
+import { StatusBadge } from './StatusBadge';
+
+function latencyText(m: MonitorSummary): string {
+  const last = m.lastCheck;
+  if (!last) return '—';
+  if (last.outcome === 'down' && last.latencyMs === null) return last.errorCode ? 'failed' : '—';
+  return formatMs(last.latencyMs);
+}
+
+/** One dashboard row; memoised so a live update re-renders only the monitor that changed. */
+export const MonitorRow = memo(function MonitorRow({ monitor: m }: { monitor: MonitorSummary }) {
+  const failing = m.lastCheck?.outcome === 'down' ? m.lastCheck : null;
+  return (
+    <tr className="mrow" data-testid="monitor-row" data-status={m.status} data-monitor-id={m.id}>
+      <td className="mrow__status">
+        <StatusBadge status={m.status} />
+      </td>
+      <td className="mrow__main">
+        <Link to={`/monitors/${m.id}`} className="mrow__name row-link">
+          {m.name}
+        </Link>
+        <span className="mrow__target" title={m.target}>
+          {m.target}
+        </span>
+        {failing?.errorMessage && (
+          <span className="mrow__error" title={failing.errorMessage}>
+            {failing.errorMessage}
+          </span>
+        )}
+        {m.tags.length > 0 && (
+          <span className="mrow__tags">
+            {m.tags.slice(0, 4).map((t) => (
+              <span key={t} className="tag">
+                {t}
+              </span>
+            ))}
+            {m.tags.length > 4 && <span className="tag tag--more">+{m.tags.length - 4}</span>}
+          </span>
+        )}
+      </td>
+      <td className="mrow__num mrow__latency" data-label="Latency">
+        {latencyText(m)}
+      </td>
+      <td className="mrow__num mrow__uptime" data-label="24 h">
+        {formatPercent(m.uptime24h)}
+      </td>
+      <td className="mrow__spark">
+        <Sparkline recent={m.recent} />
+      </td>
+      <td className="mrow__checked" data-label="Checked">
+        <RelativeTime iso={m.lastCheck?.at} />
+      </td>
+    </tr>
+  );
+});

@@ -1,0 +1,86 @@
+import { MonitorInput, type FieldError } from '@pagewatch/contract';
+import { splitList, toDraft, type DraftResult, type FormValues } from './form-values';
+
+/** Error messages by field key; the key '' holds errors that belong to no field. */
+export type FieldErrors = Record<string, string>;
+
+const listFields = new Set(['acceptedStatusCodes', 'tags']);
+
+/**
+ * Maps a contract path ("headers.2.name", "tags.3") to the form field that shows it.
+ * List items typed into one input point at that input; header rows use their stable key.
+ */
+export function fieldKeyFor(path: string, headerKeys: readonly number[]): string {
+  const [head = '', second, third] = path.split('.');
+  if (listFields.has(head)) return head;
+  if (head === 'headers') {
+    const key = second === undefined ? undefined : headerKeys[Number(second)];
+    if (key === undefined) return 'headers';
+    return third === 'value' ? `headers.${key}.value` : `headers.${key}.name`;
+  }
+  if (head === 'keyword') return second === 'mode' ? 'keyword.mode' : 'keyword.value';
+  return head;
+}
+
+/** Names the offending item of a list typed as comma-separated text. */
+function listMessage(path: string, message: string, values: FormValues): string {
+  const [head, index] = path.split('.');
+  if (index === undefined || (head !== 'acceptedStatusCodes' && head !== 'tags')) return message;
+  const item = splitList(values[head])[Number(index)];
+  return item === undefined ? message : `“${item}”: ${message}`;
+}
+
+/** Collects field errors, keeping the first per field. */
+export function mapErrors(
+  errors: readonly FieldError[],
+  headerKeys: readonly number[],
+  values: FormValues,
+): FieldErrors {
+  const out: FieldErrors = {};
+  for (const e of errors) {
+    const key = fieldKeyFor(e.path, headerKeys);
+    out[key] ??= listMessage(e.path, e.message, values);
+  }
+  return out;
+}
+
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  code: string;
+  expected?: unknown;
+}
+
+/** Zod's built-in messages are for developers; the contract sets its own wherever it matters. */
+function humanise(issue: Issue): string {
+  if (!issue.message.startsWith('Invalid input')) return issue.message;
+  if (issue.code === 'invalid_type') {
+    if (issue.expected === 'int') return 'Whole numbers only';
+    if (issue.expected === 'number') return 'Enter a number';
+  }
+  return 'This value is not valid';
+}
+
+export interface Validation extends DraftResult {
+  errors: FieldErrors;
+  valid: boolean;
+}
+
+/** Runs the same zod schema the server uses over what is in the form. */
+export function validate(values: FormValues): Validation {
+  const result = toDraft(values);
+  const parsed = MonitorInput.safeParse(result.draft);
+  const errors: FieldErrors = {};
+  for (const field of result.notNumbers) errors[field] = 'Enter a number';
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({
+      path: i.path.map(String).join('.'),
+      message: humanise(i as Issue),
+      code: i.code,
+    }));
+    for (const [key, message] of Object.entries(mapErrors(issues, result.headerKeys, values))) {
+      errors[key] ??= message;
+    }
+  }
+  return { ...result, errors, valid: Object.keys(errors).length === 0 };
+}

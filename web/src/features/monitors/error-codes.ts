@@ -1,0 +1,33 @@
+import type { CheckErrorCode } from '@pagewatch/contract';
+
+/** Short names for the check failure codes of SPEC §8; the server's message gives the details. */
+export const checkErrorLabel: Record<CheckErrorCode, string> = {
+  dns_not_found: 'DNS name not found',
+  dns_timeout: 'DNS timed out',
+  connect_refused: 'Connection refused',
+  connect_timeout: 'Connection timed out',
+  tls_handshake_failed: 'TLS handshake failed',
+  tls_cert_expired: 'Certificate expired',
+  tls_cert_untrusted: 'Certificate not trusted',
+  tls_hostname_mismatch: 'Certificate name mismatch',
+  timeout: 'Timed out',
+  http_status: 'Unexpected HTTP status',
+  keyword_missing: 'Keyword missing',
+  keyword_present: 'Keyword present',
+  json_assertion: 'JSON assertion failed',
+  header_assertion: 'Header assertion failed',
+  response_too_large: 'Response too large',
+  too_many_redirects: 'Too many redirects',
+  heartbeat_missed: 'Heartbeat missed',
+  browser_load_failed: 'Page failed to load',
+  browser_js_error: 'JavaScript error',
+  degraded_latency: 'Slower than threshold',
+  connection_reset: 'Connection reset',
+  protocol_error: 'Protocol error',
+  internal_error: 'Internal checker error',
+};
+
+export function errorLabel(code: string | null): string | null {
+  if (code === null) return null;
+  return (checkErrorLabel as Record<string, string>)[code] ?? code.replace(/_/g, ' ');
+}

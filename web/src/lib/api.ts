@@ -1,0 +1,152 @@
+import type { FieldError, Problem, ProblemType } from '@pagewatch/contract';
+
+/** Why a request failed: a problem type from the server, or a failure before one arrived. */
+export type ApiErrorKind = ProblemType | 'network' | 'unexpected';
+
+/** A failed API call, carrying the RFC 9457 problem the server sent (or one we made up). */
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly status: number;
+  readonly title: string;
+  readonly detail: string | undefined;
+  readonly requestId: string | undefined;
+  readonly fieldErrors: readonly FieldError[];
+  readonly retryAfter: number | undefined;
+
+  constructor(init: {
+    kind: ApiErrorKind;
+    status: number;
+    title: string;
+    detail?: string | undefined;
+    requestId?: string | undefined;
+    fieldErrors?: readonly FieldError[] | undefined;
+    retryAfter?: number | undefined;
+  }) {
+    super(init.detail ?? init.title);
+    this.name = 'ApiError';
+    this.kind = init.kind;
+    this.status = init.status;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.requestId = init.requestId;
+    this.fieldErrors = init.fieldErrors ?? [];
+    this.retryAfter = init.retryAfter;
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+const BASE = '/api/v1';
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set<ProblemType>([
+  'validation_failed',
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'rate_limited',
+  'internal',
+  'unavailable',
+]);
+
+const KIND_BY_STATUS: Record<number, ProblemType> = {
+  400: 'validation_failed',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  429: 'rate_limited',
+  500: 'internal',
+  502: 'unavailable',
+  503: 'unavailable',
+  504: 'unavailable',
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function readFieldErrors(value: unknown): FieldError[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isRecord).map((e) => ({
+    path: str(e.path) ?? '',
+    message: str(e.message) ?? 'This value is not valid',
+    code: str(e.code) ?? 'invalid',
+  }));
+}
+
+/** Accepts a type as a bare slug or as a URI ending in one (`https://…/problems/not_found`). */
+function readKind(type: unknown, status: number): ApiErrorKind {
+  const slug = str(type)?.split('/').pop();
+  if (slug !== undefined && KNOWN_TYPES.has(slug)) return slug as ProblemType;
+  return KIND_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'unexpected');
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const retryHeader = response.headers.get('retry-after');
+  const retryAfter =
+    retryHeader !== null && /^\d+$/.test(retryHeader) ? Number(retryHeader) : undefined;
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const problem: Partial<Problem> & Record<string, unknown> = isRecord(body) ? body : {};
+  return new ApiError({
+    kind: readKind(problem.type, response.status),
+    status: response.status,
+    title: str(problem.title) ?? (response.statusText || `HTTP ${response.status}`),
+    detail: str(problem.detail),
+    requestId: str(problem.requestId) ?? response.headers.get('x-request-id') ?? undefined,
+    fieldErrors: readFieldErrors(problem.errors),
+    retryAfter,
+  });
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal | undefined;
+}
+
+/** Calls the Pagewatch API; resolves with the JSON body (undefined for 202/204) or throws ApiError. */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(BASE + path, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      signal: options.signal ?? null,
+      credentials: 'same-origin',
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError({
+      kind: 'network',
+      status: 0,
+      title: 'Cannot reach the Pagewatch server',
+      detail: 'Check your connection; the request will work again once the server is reachable.',
+    });
+  }
+  if (!response.ok) throw await toApiError(response);
+  if (response.status === 204 || response.status === 202) return undefined as T;
+  const text = await response.text();
+  if (text === '') return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ApiError({
+      kind: 'unexpected',
+      status: response.status,
+      title: 'The server sent a response Pagewatch could not read',
+    });
+  }
+}
