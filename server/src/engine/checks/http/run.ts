@@ -149,10 +149,9 @@ export function waitFor(run: RunState, emitter: EventEmitter, event: string): Pr
 /** Settles like `promise`, or rejects with the run's failure as soon as the deadline fires. */
 export function untilStopped<T>(run: RunState, promise: Promise<T>): Promise<T> {
   const { signal } = run;
-  if (signal.aborted) return Promise.reject(signal.reason as CheckFailure);
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason as CheckFailure);
-    signal.addEventListener('abort', onAbort, { once: true });
+    // Handlers go on `promise` even when already stopped, so its later rejection is handled.
     promise.then(
       (value) => {
         signal.removeEventListener('abort', onAbort);
@@ -163,5 +162,7 @@ export function untilStopped<T>(run: RunState, promise: Promise<T>): Promise<T> 
         reject(err instanceof Error ? err : new Error(String(err)));
       },
     );
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
 }
