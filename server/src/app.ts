@@ -31,7 +31,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Builds the HTTP app without listening, so tests drive it with inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     bodyLimit: deps.bodyLimit ?? 1024 * 1024,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     genReqId: (req) => {
@@ -44,7 +44,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Every route must say who may call it (SPEC §6); refusing here beats discovering an open one later.
   app.addHook('onRoute', (route) => {
-    if (!route.config?.access) throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
+    if (!route.config?.access)
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
   });
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

@@ -23,24 +23,40 @@ export interface Pagewatch {
 
 export interface ComposeOptions {
   clock?: Clock;
-  engine?: EngineOptions;
+  checks?: EngineOptions;
   /** Postgres schema to use (tests isolate themselves this way). */
   pgSchema?: string;
 }
 
 /** Wires config, storage, engine and HTTP app together; main.ts and tests both start here. */
-export async function composePagewatch(config: Config, logger: Logger, options: ComposeOptions = {}): Promise<Pagewatch> {
+export async function composePagewatch(
+  config: Config,
+  logger: Logger,
+  options: ComposeOptions = {},
+): Promise<Pagewatch> {
   const database = await openDatabase(
     config.database.kind === 'sqlite'
       ? config.database
-      : { kind: 'postgres', url: config.database.url, ...(options.pgSchema ? { schema: options.pgSchema } : {}) },
+      : {
+          kind: 'postgres',
+          url: config.database.url,
+          ...(options.pgSchema ? { schema: options.pgSchema } : {}),
+        },
   );
   const repos = repositories(database);
   const hub = new EventHub();
   const clock = options.clock ?? systemClock;
   const metrics = createMetrics();
   const engine = config.roles.includes('scheduler')
-    ? createEngine({ repos, hub, clock, logger, metrics, concurrency: config.checkConcurrency, ...(options.engine ? { options: options.engine } : {}) })
+    ? createEngine({
+        repos,
+        hub,
+        clock,
+        logger,
+        metrics,
+        concurrency: config.checkConcurrency,
+        ...(options.checks ? { options: options.checks } : {}),
+      })
     : null;
   const app = await buildApp({
     services: { repos, hub, clock, trigger: engine },

@@ -59,6 +59,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Pagewatch could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(
+    `Pagewatch could not start: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
   process.exit(1);
 });

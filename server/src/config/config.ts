@@ -30,7 +30,12 @@ const EnvSchema = z.object({
   PAGEWATCH_ROLES: z
     .string()
     .default(roles.join(','))
-    .transform((v) => v.split(',').map((r) => r.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+    )
     .pipe(
       z
         .array(z.enum(roles, { error: `roles are ${roles.join(', ')}` }))
@@ -42,7 +47,9 @@ const EnvSchema = z.object({
     .min(1, 'must be at least 1')
     .max(10_000, 'must be at most 10000')
     .default(500),
-  PAGEWATCH_PUBLIC_URL: z.url({ error: 'must be a full URL such as https://status.example.com' }).optional(),
+  PAGEWATCH_PUBLIC_URL: z
+    .url({ error: 'must be a full URL such as https://status.example.com' })
+    .optional(),
   PAGEWATCH_WEB_DIST: z.string().optional(),
 });
 
@@ -70,7 +77,9 @@ export class ConfigError extends Error {
 /** Reads and validates the environment once; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null = null): Config {
   const parsed = EnvSchema.safeParse(
-    Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('PAGEWATCH_') && v !== '')),
+    Object.fromEntries(
+      Object.entries(env).filter(([k, v]) => k.startsWith('PAGEWATCH_') && v !== ''),
+    ),
   );
   if (!parsed.success) {
     throw new ConfigError(

@@ -17,8 +17,7 @@ export interface Database {
 }
 
 export type DatabaseTarget =
-  | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string; schema?: string };
+  { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
 
 /** Opens the database and applies pending migrations before returning. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
@@ -58,7 +57,7 @@ const types = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
     oid === 20 || oid === 1700
       ? (v: string) => Number(v)
-      : pg.types.getTypeParser(oid, format as 'text'),
+      : pg.types.getTypeParser(oid, format),
 };
 
 function openPostgres(target: { url: string; schema?: string }): Database {

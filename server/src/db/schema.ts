@@ -81,4 +81,3 @@ export interface DB {
   rollup_hour: RollupHourTable;
   status_flips: StatusFlipsTable;
 }
-

@@ -56,7 +56,8 @@ export function splitInput(input: MonitorInput): { common: Common; settings: Mon
 }
 
 export function pushRecent(recent: readonly RecentEntry[], entry: RecentEntry): RecentEntry[] {
-  const next = recent.length >= RECENT_KEEP ? recent.slice(recent.length - RECENT_KEEP + 1) : [...recent];
+  const next =
+    recent.length >= RECENT_KEEP ? recent.slice(recent.length - RECENT_KEEP + 1) : [...recent];
   next.push(entry);
   return next;
 }

@@ -14,7 +14,12 @@ export function phaseOffset(monitorId: number, intervalMs: number): number {
  * check runs out, but never earlier than its spread offset from now, so a thousand
  * overdue monitors don't all fire in the first millisecond.
  */
-export function firstDue(monitorId: number, intervalMs: number, lastCheckAt: number | null, now: number): number {
+export function firstDue(
+  monitorId: number,
+  intervalMs: number,
+  lastCheckAt: number | null,
+  now: number,
+): number {
   const spread = now + phaseOffset(monitorId, intervalMs);
   if (lastCheckAt === null) return spread;
   const next = lastCheckAt + intervalMs;

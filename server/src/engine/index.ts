@@ -20,22 +20,26 @@ export interface EngineDeps {
 /** The check engine: scheduler, runner and result writer, wired to the event hub. */
 export function createEngine(deps: EngineDeps) {
   const { repos, hub, logger, metrics } = deps;
-  const writer = new ResultWriter(repos.results, (written) => {
-    for (const { write, result } of written) {
-      hub.publish({ kind: 'result', monitorId: write.monitorId, status: write.status, result });
-      if (write.flip) {
-        hub.publish({
-          kind: 'status',
-          monitorId: write.monitorId,
-          from: write.flip.from,
-          to: write.flip.to,
-          at: result.at,
-          errorCode: result.errorCode,
-          message: result.errorMessage,
-        });
+  const writer = new ResultWriter(
+    repos.results,
+    (written) => {
+      for (const { write, result } of written) {
+        hub.publish({ kind: 'result', monitorId: write.monitorId, status: write.status, result });
+        if (write.flip) {
+          hub.publish({
+            kind: 'status',
+            monitorId: write.monitorId,
+            from: write.flip.from,
+            to: write.flip.to,
+            at: result.at,
+            errorCode: result.errorCode,
+            message: result.errorMessage,
+          });
+        }
       }
-    }
-  }, logger);
+    },
+    logger,
+  );
 
   const scheduler = new Scheduler({
     clock: deps.clock,
@@ -59,7 +63,9 @@ export function createEngine(deps: EngineDeps) {
     repos.monitors
       .findById(event.monitorId)
       .then((m) => (m ? scheduler.upsert(m) : scheduler.remove(event.monitorId)))
-      .catch((err: unknown) => logger.error({ err, monitorId: event.monitorId }, 'could not reload monitor'));
+      .catch((err: unknown) =>
+        logger.error({ err, monitorId: event.monitorId }, 'could not reload monitor'),
+      );
   });
 
   metrics.probes.scheduled = () => scheduler.size;

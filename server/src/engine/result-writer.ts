@@ -40,7 +40,10 @@ export class ResultWriter {
     if (this.queue.length >= this.maxQueue) {
       this.queue.shift();
       if (this.dropped++ % 1000 === 0) {
-        this.logger.warn({ dropped: this.dropped }, 'result queue full: the database is not keeping up');
+        this.logger.warn(
+          { dropped: this.dropped },
+          'result queue full: the database is not keeping up',
+        );
       }
     }
     this.queue.push(write);
@@ -69,7 +72,10 @@ export class ResultWriter {
         this.onWritten(await this.results.writeBatch(batch));
       } catch (err) {
         // One bad row (e.g. its monitor was just deleted) must not sink the batch.
-        this.logger.warn({ err, size: batch.length }, 'batched result write failed; writing one by one');
+        this.logger.warn(
+          { err, size: batch.length },
+          'batched result write failed; writing one by one',
+        );
         for (const write of batch) await this.writeAlone(write);
       }
     }

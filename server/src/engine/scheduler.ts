@@ -172,7 +172,8 @@ export class Scheduler {
     } catch (err) {
       this.deps.logger.error({ err, monitorId: monitor.id }, 'check crashed');
       entry.running = false;
-      if (this.entries.get(monitor.id) === entry) this.reschedule(entry, nextDue(due, monitor.interval * 1000, this.deps.clock.now()));
+      if (this.entries.get(monitor.id) === entry)
+        this.reschedule(entry, nextDue(due, monitor.interval * 1000, this.deps.clock.now()));
       this.arm();
       return;
     }
@@ -184,7 +185,14 @@ export class Scheduler {
     const transition = applyOutcome(latest.state, run.outcome, latest.retries);
     latest.state = transition.next;
     latest.recent = pushRecent(latest.recent, [run.outcome, run.latencyMs]);
-    latest.lastCheck = { at: startedAt, outcome: run.outcome, latencyMs: run.latencyMs, httpStatus: run.httpStatus, errorCode: run.errorCode, errorMessage: run.errorMessage };
+    latest.lastCheck = {
+      at: startedAt,
+      outcome: run.outcome,
+      latencyMs: run.latencyMs,
+      httpStatus: run.httpStatus,
+      errorCode: run.errorCode,
+      errorMessage: run.errorMessage,
+    };
     this.deps.record({
       monitorId: monitor.id,
       at: startedAt,
@@ -195,7 +203,8 @@ export class Scheduler {
       flip: transition.flip,
     });
     if (current === entry && !this.stopped) {
-      const delay = (transition.retrying ? (latest.retryInterval ?? latest.interval) : latest.interval) * 1000;
+      const delay =
+        (transition.retrying ? (latest.retryInterval ?? latest.interval) : latest.interval) * 1000;
       this.reschedule(current, nextDue(due, delay, this.deps.clock.now()));
       this.arm();
     }

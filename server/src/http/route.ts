@@ -40,7 +40,11 @@ export interface RouteDef<P, Q, B> {
 
 export type AnyRouteDef = RouteDef<Schema | undefined, Schema | undefined, Schema | undefined>;
 
-function parse<S extends Schema | undefined>(schema: S, value: unknown, onError: (e: z.ZodError) => AppError): Out<S> {
+function parse<S extends Schema | undefined>(
+  schema: S,
+  value: unknown,
+  onError: (e: z.ZodError) => AppError,
+): Out<S> {
   if (!schema) return undefined as Out<S>;
   const result = schema.safeParse(value);
   if (!result.success) throw onError(result.error);
@@ -55,7 +59,7 @@ export class ApiRegistry {
     app: FastifyInstance,
     def: RouteDef<P, Q, B>,
   ): void {
-    this.routes.push(def as unknown as AnyRouteDef);
+    this.routes.push(def);
     const success = Number(Object.keys(def.responses).find((s) => Number(s) < 300) ?? 200);
     const empty = def.responses[success] === null;
     app.route({
@@ -63,12 +67,27 @@ export class ApiRegistry {
       url: def.url,
       config: { access: def.access },
       handler: async (request, reply) => {
-        const params = parse(def.params, request.params, () => new AppError('not_found', 'Nothing lives at this address'));
-        const query = parse(def.query, request.query, (e) => validationFailed(toFieldErrors(e.issues), 'The query string is not valid'));
-        const body = parse(def.body, request.body ?? undefined, (e) =>
-          validationFailed(toFieldErrors(e.issues), request.body === undefined ? 'Send a JSON body' : undefined),
+        const params = parse(
+          def.params,
+          request.params,
+          () => new AppError('not_found', 'Nothing lives at this address'),
         );
-        const out = await def.handler({ params: params as Out<P>, query: query as Out<Q>, body: body as Out<B>, request, reply });
+        const query = parse(def.query, request.query, (e) =>
+          validationFailed(toFieldErrors(e.issues), 'The query string is not valid'),
+        );
+        const body = parse(def.body, request.body ?? undefined, (e) =>
+          validationFailed(
+            toFieldErrors(e.issues),
+            request.body === undefined ? 'Send a JSON body' : undefined,
+          ),
+        );
+        const out = await def.handler({
+          params: params as Out<P>,
+          query: query as Out<Q>,
+          body: body as Out<B>,
+          request,
+          reply,
+        });
         if (reply.sent) return reply;
         reply.code(success);
         return empty ? reply.send() : out;

@@ -12,8 +12,11 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string): AppError => new AppError('not_found', `${what} was not found`);
+export const notFound = (what: string): AppError =>
+  new AppError('not_found', `${what} was not found`);
 export const conflict = (message: string): AppError => new AppError('conflict', message);
-export const validationFailed = (errors: FieldError[], message = 'Some fields need attention'): AppError =>
-  new AppError('validation_failed', message, errors);
+export const validationFailed = (
+  errors: FieldError[],
+  message = 'Some fields need attention',
+): AppError => new AppError('validation_failed', message, errors);
 export const unavailable = (message: string): AppError => new AppError('unavailable', message);

@@ -32,7 +32,7 @@ export function createMetrics() {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  const scheduled = new client.Gauge({
+  new client.Gauge({
     name: 'pagewatch_monitors_scheduled',
     help: 'Monitors the scheduler is running',
     registers: [registry],
@@ -40,7 +40,7 @@ export function createMetrics() {
       this.set(probes.scheduled());
     },
   });
-  const inFlight = new client.Gauge({
+  new client.Gauge({
     name: 'pagewatch_checks_in_flight',
     help: 'Checks running right now',
     registers: [registry],
@@ -48,7 +48,7 @@ export function createMetrics() {
       this.set(probes.inFlight());
     },
   });
-  const writeQueue = new client.Gauge({
+  new client.Gauge({
     name: 'pagewatch_result_write_queue',
     help: 'Check results waiting to be written',
     registers: [registry],

@@ -8,8 +8,22 @@ import { checkRun, downRun, monitorInput } from '../support/factories.js';
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 20, 10, 0, 0);
 
-function write(monitorId: number, at: number, run = checkRun(), extra: Partial<ResultWrite> = {}): ResultWrite {
-  return { monitorId, at, run, status: run.outcome === 'down' ? 'down' : run.outcome, failures: 0, recent: [[run.outcome, run.latencyMs]], flip: null, ...extra };
+function write(
+  monitorId: number,
+  at: number,
+  run = checkRun(),
+  extra: Partial<ResultWrite> = {},
+): ResultWrite {
+  return {
+    monitorId,
+    at,
+    run,
+    status: run.outcome === 'down' ? 'down' : run.outcome,
+    failures: 0,
+    recent: [[run.outcome, run.latencyMs]],
+    flip: null,
+    ...extra,
+  };
 }
 
 /** The storage contract: every engine must pass this suite unchanged. */
@@ -59,15 +73,39 @@ describe.each(engines)('storage on %s', (engine) => {
       recent: [],
       createdAt: T0,
     });
-    expect(found?.settings).toMatchObject({ url: input.url, headers: [{ name: 'X-Token', value: 'a"b' }], keyword: input.keyword });
+    expect(found?.settings).toMatchObject({
+      url: input.url,
+      headers: [{ name: 'X-Token', value: 'a"b' }],
+      keyword: input.keyword,
+    });
   });
 
   it('replaces a definition, resetting the state only when asked', async () => {
     const m = await repos.monitors.insert(monitorInput(), T0);
-    await repos.results.writeBatch([write(m.id, T0 + 1000, downRun(), { status: 'down', failures: 2, flip: { from: 'pending', to: 'down' } })]);
-    const kept = await repos.monitors.replace(m.id, monitorInput({ name: 'Renamed', url: m.settings.url }), T0 + 2000, false);
-    expect(kept).toMatchObject({ name: 'Renamed', state: { status: 'down', failures: 2 }, updatedAt: T0 + 2000 });
-    const reset = await repos.monitors.replace(m.id, monitorInput({ url: 'https://example.com/' }), T0 + 3000, true);
+    await repos.results.writeBatch([
+      write(m.id, T0 + 1000, downRun(), {
+        status: 'down',
+        failures: 2,
+        flip: { from: 'pending', to: 'down' },
+      }),
+    ]);
+    const kept = await repos.monitors.replace(
+      m.id,
+      monitorInput({ name: 'Renamed', url: m.settings.url }),
+      T0 + 2000,
+      false,
+    );
+    expect(kept).toMatchObject({
+      name: 'Renamed',
+      state: { status: 'down', failures: 2 },
+      updatedAt: T0 + 2000,
+    });
+    const reset = await repos.monitors.replace(
+      m.id,
+      monitorInput({ url: 'https://example.com/' }),
+      T0 + 3000,
+      true,
+    );
     expect(reset?.state).toEqual({ status: 'pending', failures: 0 });
     expect(await repos.monitors.replace(999_999, monitorInput(), T0, false)).toBeNull();
   });
@@ -87,30 +125,63 @@ describe.each(engines)('storage on %s', (engine) => {
   it('writes a result with the state it led to, and a flip row in the same batch', async () => {
     const m = await repos.monitors.insert(monitorInput(), T0);
     const [inserted] = await repos.results.writeBatch([
-      write(m.id, T0 + 5000, downRun(), { status: 'down', failures: 2, recent: [['up', 10], ['down', null]], flip: { from: 'up', to: 'down' } }),
+      write(m.id, T0 + 5000, downRun(), {
+        status: 'down',
+        failures: 2,
+        recent: [
+          ['up', 10],
+          ['down', null],
+        ],
+        flip: { from: 'up', to: 'down' },
+      }),
     ]);
-    expect(inserted?.result).toMatchObject({ monitorId: m.id, outcome: 'down', errorCode: 'connect_refused', latencyMs: null, at: new Date(T0 + 5000).toISOString() });
+    expect(inserted?.result).toMatchObject({
+      monitorId: m.id,
+      outcome: 'down',
+      errorCode: 'connect_refused',
+      latencyMs: null,
+      at: new Date(T0 + 5000).toISOString(),
+    });
     const after = await repos.monitors.findById(m.id);
     expect(after).toMatchObject({
       state: { status: 'down', failures: 2 },
       statusChangedAt: T0 + 5000,
-      lastCheck: { at: T0 + 5000, outcome: 'down', errorCode: 'connect_refused', errorMessage: 'Connection refused' },
-      recent: [['up', 10], ['down', null]],
+      lastCheck: {
+        at: T0 + 5000,
+        outcome: 'down',
+        errorCode: 'connect_refused',
+        errorMessage: 'Connection refused',
+      },
+      recent: [
+        ['up', 10],
+        ['down', null],
+      ],
     });
   });
 
   it('keeps phase timings to the microsecond', async () => {
     const m = await repos.monitors.insert(monitorInput(), T0);
-    const run = checkRun({ latencyMs: 123.456, phases: { dns: 1.001, connect: 2.002, tls: 3.003, ttfb: 100.1, download: 17.35 }, certExpiresAt: T0 + 90 * 86_400_000 });
+    const run = checkRun({
+      latencyMs: 123.456,
+      phases: { dns: 1.001, connect: 2.002, tls: 3.003, ttfb: 100.1, download: 17.35 },
+      certExpiresAt: T0 + 90 * 86_400_000,
+    });
     await repos.results.writeBatch([write(m.id, T0, run)]);
     const [r] = (await repos.results.page(m.id, 1)).items;
-    expect(r).toMatchObject({ latencyMs: 123.456, phases: { dns: 1.001, connect: 2.002, tls: 3.003, ttfb: 100.1, download: 17.35 }, httpStatus: 200, responseSize: 42 });
+    expect(r).toMatchObject({
+      latencyMs: 123.456,
+      phases: { dns: 1.001, connect: 2.002, tls: 3.003, ttfb: 100.1, download: 17.35 },
+      httpStatus: 200,
+      responseSize: 42,
+    });
     expect(r?.certExpiresAt).toBe(new Date(T0 + 90 * 86_400_000).toISOString());
   });
 
   it('pages results newest first with a cursor', async () => {
     const m = await repos.monitors.insert(monitorInput(), T0);
-    await repos.results.writeBatch(Array.from({ length: 25 }, (_, i) => write(m.id, T0 + i * 1000)));
+    await repos.results.writeBatch(
+      Array.from({ length: 25 }, (_, i) => write(m.id, T0 + i * 1000)),
+    );
     const first = await repos.results.page(m.id, 10);
     expect(first.items).toHaveLength(10);
     expect(first.items[0]?.at).toBe(new Date(T0 + 24_000).toISOString());
@@ -145,15 +216,42 @@ describe.each(engines)('storage on %s', (engine) => {
     ]);
     const series = await repos.results.series(m.id, T0, T0 + 120_000, 60_000);
     expect(series).toEqual([
-      { t: T0, checks: 2, up: 2, degraded: 0, down: 0, latency: 17, dns: null, connect: 1, tls: null, ttfb: 15, download: 1 },
-      { t: T0 + 60_000, checks: 1, up: 0, degraded: 0, down: 1, latency: null, dns: null, connect: null, tls: null, ttfb: null, download: null },
+      {
+        t: T0,
+        checks: 2,
+        up: 2,
+        degraded: 0,
+        down: 0,
+        latency: 17,
+        dns: null,
+        connect: 1,
+        tls: null,
+        ttfb: 15,
+        download: 1,
+      },
+      {
+        t: T0 + 60_000,
+        checks: 1,
+        up: 0,
+        degraded: 0,
+        down: 1,
+        latency: null,
+        dns: null,
+        connect: null,
+        tls: null,
+        ttfb: null,
+        download: null,
+      },
     ]);
   });
 
   it('rolls results up per hour as they are written, across batches', async () => {
     const m = await repos.monitors.insert(monitorInput(), T0);
     await repos.results.writeBatch([write(m.id, T0 + 1000), write(m.id, T0 + 2000, downRun())]);
-    await repos.results.writeBatch([write(m.id, T0 + 3000, checkRun({ outcome: 'degraded' })), write(m.id, T0 + HOUR + 1)]);
+    await repos.results.writeBatch([
+      write(m.id, T0 + 3000, checkRun({ outcome: 'degraded' })),
+      write(m.id, T0 + HOUR + 1),
+    ]);
     const now = T0 + HOUR + 10_000;
     const [u] = await repos.monitors.uptime24h(now, m.id);
     expect(u).toEqual({ monitorId: m.id, checks: 4, up: 2, degraded: 1 });

@@ -1,6 +1,11 @@
 import type { CheckOutcome } from '@pagewatch/contract';
 import { describe, expect, it } from 'vitest';
-import { applyOutcome, displayStatus, initialState, type MonitorState } from '../../src/domain/monitor-state.js';
+import {
+  applyOutcome,
+  displayStatus,
+  initialState,
+  type MonitorState,
+} from '../../src/domain/monitor-state.js';
 
 /** Feeds outcomes through the state machine and returns the statuses and flips seen. */
 function replay(outcomes: CheckOutcome[], retries: number, from: MonitorState = initialState) {
@@ -59,7 +64,10 @@ describe('monitor status (SPEC §4)', () => {
 
   it('one successful check returns a down monitor to up', () => {
     const down: MonitorState = { status: 'down', failures: 5 };
-    expect(replay(['up'], 1, down)).toMatchObject({ flips: ['down->up'], state: { status: 'up', failures: 0 } });
+    expect(replay(['up'], 1, down)).toMatchObject({
+      flips: ['down->up'],
+      state: { status: 'up', failures: 0 },
+    });
   });
 
   it('degraded is a delivered check: it flips from up and back without retries', () => {

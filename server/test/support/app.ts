@@ -32,10 +32,14 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     webDist: options.webDist ?? null,
   };
   const pgSchema = t.target.kind === 'postgres' ? t.target.schema : undefined;
-  const pw = await composePagewatch(config, pino({ level: process.env.PAGEWATCH_TEST_LOG ?? 'silent' }), {
-    ...options,
-    ...(pgSchema ? { pgSchema } : {}),
-  });
+  const pw = await composePagewatch(
+    config,
+    pino({ level: process.env.PAGEWATCH_TEST_LOG ?? 'silent' }),
+    {
+      ...options,
+      ...(pgSchema ? { pgSchema } : {}),
+    },
+  );
   let url = '';
   if (options.listen) url = await pw.app.listen({ port: 0, host: '127.0.0.1' });
   if (options.scheduler) await pw.startRoles();

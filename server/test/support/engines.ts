@@ -43,7 +43,9 @@ export async function testTarget(engine: 'sqlite' | 'postgres'): Promise<TestTar
   };
 }
 
-export async function openTestDatabase(engine: 'sqlite' | 'postgres'): Promise<{ database: Database; cleanup(): Promise<void> }> {
+export async function openTestDatabase(
+  engine: 'sqlite' | 'postgres',
+): Promise<{ database: Database; cleanup(): Promise<void> }> {
   const t = await testTarget(engine);
   const database = await openDatabase(t.target);
   return {

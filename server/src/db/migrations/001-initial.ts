@@ -10,7 +10,9 @@ export function initial(engine: Engine): Migration {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('monitors')
-        .addColumn('id', id, (c) => (idOpts.autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('id', id, (c) =>
+          idOpts.autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('config', 'text', (c) => c.notNull())
@@ -38,8 +40,12 @@ export function initial(engine: Engine): Migration {
 
       await db.schema
         .createTable('check_results')
-        .addColumn('id', id, (c) => (idOpts.autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey()))
-        .addColumn('monitor_id', 'integer', (c) => c.notNull().references('monitors.id').onDelete('cascade'))
+        .addColumn('id', id, (c) =>
+          idOpts.autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
+        .addColumn('monitor_id', 'integer', (c) =>
+          c.notNull().references('monitors.id').onDelete('cascade'),
+        )
         .addColumn('at', ms, (c) => c.notNull())
         .addColumn('outcome', 'smallint', (c) => c.notNull())
         .addColumn('latency_us', 'integer')
@@ -62,7 +68,9 @@ export function initial(engine: Engine): Migration {
 
       await db.schema
         .createTable('rollup_hour')
-        .addColumn('monitor_id', 'integer', (c) => c.notNull().references('monitors.id').onDelete('cascade'))
+        .addColumn('monitor_id', 'integer', (c) =>
+          c.notNull().references('monitors.id').onDelete('cascade'),
+        )
         .addColumn('bucket', ms, (c) => c.notNull())
         .addColumn('checks', 'integer', (c) => c.notNull())
         .addColumn('up', 'integer', (c) => c.notNull())
@@ -82,8 +90,12 @@ export function initial(engine: Engine): Migration {
 
       await db.schema
         .createTable('status_flips')
-        .addColumn('id', id, (c) => (idOpts.autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey()))
-        .addColumn('monitor_id', 'integer', (c) => c.notNull().references('monitors.id').onDelete('cascade'))
+        .addColumn('id', id, (c) =>
+          idOpts.autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
+        .addColumn('monitor_id', 'integer', (c) =>
+          c.notNull().references('monitors.id').onDelete('cascade'),
+        )
         .addColumn('at', ms, (c) => c.notNull())
         .addColumn('from_status', 'text', (c) => c.notNull())
         .addColumn('to_status', 'text', (c) => c.notNull())

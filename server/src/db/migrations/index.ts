@@ -16,6 +16,8 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const name = failed ? ` (${failed.migrationName})` : '';
-    throw new Error(`Database migration failed${name}: ${String((error as Error)?.message ?? error)}`);
+    throw new Error(
+      `Database migration failed${name}: ${String((error as Error)?.message ?? error)}`,
+    );
   }
 }

@@ -138,17 +138,30 @@ export function monitorsRepository(db: Kysely<DB>) {
     },
 
     async findById(id: number): Promise<MonitorRecord | null> {
-      const row = await db.selectFrom('monitors').select(columns).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('monitors')
+        .select(columns)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? toRecord(row) : null;
     },
 
     async list(): Promise<MonitorRecord[]> {
-      const rows = await db.selectFrom('monitors').select(columns).orderBy('name').orderBy('id').execute();
+      const rows = await db
+        .selectFrom('monitors')
+        .select(columns)
+        .orderBy('name')
+        .orderBy('id')
+        .execute();
       return rows.map(toRecord);
     },
 
     async listActive(): Promise<MonitorRecord[]> {
-      const rows = await db.selectFrom('monitors').select(columns).where('paused', '=', 0).execute();
+      const rows = await db
+        .selectFrom('monitors')
+        .select(columns)
+        .where('paused', '=', 0)
+        .execute();
       return rows.map(toRecord);
     },
 

@@ -80,7 +80,18 @@ function rollupDeltas(writes: readonly ResultWrite[]): RollupDelta[] {
     const key = `${w.monitorId}:${bucket}`;
     let d = byKey.get(key);
     if (!d) {
-      d = { monitor_id: w.monitorId, bucket, checks: 0, up: 0, degraded: 0, down: 0, latency_sum_us: 0, latency_count: 0, latency_min_us: null, latency_max_us: null };
+      d = {
+        monitor_id: w.monitorId,
+        bucket,
+        checks: 0,
+        up: 0,
+        degraded: 0,
+        down: 0,
+        latency_sum_us: 0,
+        latency_count: 0,
+        latency_min_us: null,
+        latency_max_us: null,
+      };
       byKey.set(key, d);
     }
     d.checks += 1;
@@ -233,7 +244,12 @@ export function resultsRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres')
       return { ...byOutcome, latenciesMs: latencies.map((l) => (l.latency_us ?? 0) / 1000) };
     },
 
-    async series(monitorId: number, from: number, to: number, bucketMs: number): Promise<StatsBucket[]> {
+    async series(
+      monitorId: number,
+      from: number,
+      to: number,
+      bucketMs: number,
+    ): Promise<StatsBucket[]> {
       // A literal divisor keeps this integer division on both engines.
       const bucket = sql<number>`(at / ${sql.lit(bucketMs)}) * ${sql.lit(bucketMs)}`;
       const ok = sql`case when outcome <> ${sql.lit(encodeOutcome('down'))}`;

@@ -26,7 +26,14 @@ export function sendProblem(
   extra: Partial<Problem> = {},
 ): FastifyReply {
   const status = problemTypes[type];
-  const body: Problem = { type, title: titles[type], status, ...(detail ? { detail } : {}), instance: request.url, ...extra };
+  const body: Problem = {
+    type,
+    title: titles[type],
+    status,
+    ...(detail ? { detail } : {}),
+    instance: request.url,
+    ...extra,
+  };
   if (type === 'internal') body.requestId = String(request.id);
   return reply.code(status).type('application/problem+json; charset=utf-8').send(body);
 }
@@ -43,7 +50,8 @@ function classify(err: FastifyError): { type: ProblemType; detail?: string } {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { type: 'validation_failed', detail: 'The body is not valid JSON' };
   }
-  if (err instanceof SyntaxError) return { type: 'validation_failed', detail: 'The body is not valid JSON' };
+  if (err instanceof SyntaxError)
+    return { type: 'validation_failed', detail: 'The body is not valid JSON' };
   const status = err.statusCode ?? 500;
   const type = byStatus.get(status) ?? (status >= 500 ? 'internal' : 'validation_failed');
   return { type, ...(status < 500 ? { detail: err.message } : {}) };
@@ -53,12 +61,19 @@ function classify(err: FastifyError): { type: ProblemType; detail?: string } {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
-      return sendProblem(reply, request, err.type, err.message, err.errors ? { errors: err.errors } : {});
+      return sendProblem(
+        reply,
+        request,
+        err.type,
+        err.message,
+        err.errors ? { errors: err.errors } : {},
+      );
     }
     const { type, detail } = classify(err);
     if (type === 'internal') request.log.error({ err }, 'unhandled error');
     else request.log.info({ code: err.code, msg: err.message }, 'request rejected');
-    if (type === 'rate_limited') void reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+    if (type === 'rate_limited')
+      void reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
     return sendProblem(reply, request, type, detail);
   });
 }

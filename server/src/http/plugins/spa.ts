@@ -24,7 +24,10 @@ export async function registerSpa(app: FastifyInstance, dist: string | null): Pr
         cacheControl: false,
         index: false,
         setHeaders: (res, file) => {
-          res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'no-cache');
+          res.setHeader(
+            'cache-control',
+            file.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'no-cache',
+          );
         },
       });
     });
@@ -35,8 +38,16 @@ export async function registerSpa(app: FastifyInstance, dist: string | null): Pr
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/');
     if (wantsPage && indexHtml) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(indexHtml);
     }
-    return sendProblem(reply, request, 'not_found', `Nothing lives at ${request.method} ${request.url.split('?')[0]}`);
+    return sendProblem(
+      reply,
+      request,
+      'not_found',
+      `Nothing lives at ${request.method} ${request.url.split('?')[0]}`,
+    );
   });
 }

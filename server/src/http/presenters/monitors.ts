@@ -53,7 +53,14 @@ export function presentSummary(m: MonitorRecord, uptime24h: number | null): Moni
 }
 
 export function countByStatus(items: readonly MonitorSummary[]): Record<MonitorStatus, number> {
-  const counts: Record<MonitorStatus, number> = { pending: 0, up: 0, degraded: 0, down: 0, paused: 0, maintenance: 0 };
+  const counts: Record<MonitorStatus, number> = {
+    pending: 0,
+    up: 0,
+    degraded: 0,
+    down: 0,
+    paused: 0,
+    maintenance: 0,
+  };
   for (const i of items) counts[i.status] += 1;
   return counts;
 }

@@ -6,5 +6,6 @@ export async function checkMonitorNow(deps: ServiceDeps, id: number): Promise<vo
   const monitor = await getMonitor(deps, id);
   if (monitor.paused) throw conflict('The monitor is paused; resume it to check it');
   if (!deps.trigger) throw unavailable('No scheduler runs in this process (PAGEWATCH_ROLES)');
-  if (!deps.trigger.checkNow(id)) throw unavailable('The scheduler has not picked this monitor up yet; try again');
+  if (!deps.trigger.checkNow(id))
+    throw unavailable('The scheduler has not picked this monitor up yet; try again');
 }

@@ -12,7 +12,8 @@ export async function updateMonitor(
   const before = await deps.repos.monitors.findById(id);
   if (!before) throw notFound('Monitor');
   const { settings } = splitInput(input);
-  const retargeted = before.type !== input.type || JSON.stringify(before.settings) !== JSON.stringify(settings);
+  const retargeted =
+    before.type !== input.type || JSON.stringify(before.settings) !== JSON.stringify(settings);
   const monitor = await deps.repos.monitors.replace(id, input, deps.clock.now(), retargeted);
   if (!monitor) throw notFound('Monitor');
   deps.hub.publish({ kind: 'monitor', change: 'updated', monitorId: id });

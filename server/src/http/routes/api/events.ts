@@ -6,7 +6,8 @@ import type { EventHub, HubEvent } from '../../../lib/event-hub.js';
 const MAX_BUFFERED = 1 << 20;
 const PING_MS = 15_000;
 
-const frame = (e: HubEvent) => `id: ${e.id}\nevent: ${e.event.kind}\ndata: ${JSON.stringify(e.event)}\n\n`;
+const frame = (e: HubEvent) =>
+  `id: ${e.id}\nevent: ${e.event.kind}\ndata: ${JSON.stringify(e.event)}\n\n`;
 
 /** Server-Sent Events of SPEC §7, resumable with Last-Event-ID. */
 export function eventRoutes(app: FastifyInstance, hub: EventHub): void {

@@ -28,7 +28,10 @@ const base = '/api/v1/monitors';
 
 export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: ServiceDeps): void {
   api.add(app, {
-    method: 'GET', url: base, access: 'viewer', tag,
+    method: 'GET',
+    url: base,
+    access: 'viewer',
+    tag,
     summary: 'List every monitor with its status, 24 h uptime and recent latencies',
     responses: { 200: MonitorList },
     handler: async () => {
@@ -38,7 +41,10 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
   });
 
   api.add(app, {
-    method: 'POST', url: base, access: 'editor', tag,
+    method: 'POST',
+    url: base,
+    access: 'editor',
+    tag,
     summary: 'Create a monitor; it is checked right away',
     body: MonitorInput,
     responses: { 201: Monitor },
@@ -50,7 +56,10 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
   });
 
   api.add(app, {
-    method: 'GET', url: `${base}/:id`, access: 'viewer', tag,
+    method: 'GET',
+    url: `${base}/:id`,
+    access: 'viewer',
+    tag,
     summary: 'One monitor with its definition and current status',
     params: MonitorIdParams,
     responses: { 200: Monitor },
@@ -58,7 +67,10 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
   });
 
   api.add(app, {
-    method: 'PUT', url: `${base}/:id`, access: 'editor', tag,
+    method: 'PUT',
+    url: `${base}/:id`,
+    access: 'editor',
+    tag,
     summary: "Replace a monitor's definition",
     params: MonitorIdParams,
     body: MonitorInput,
@@ -67,25 +79,38 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
   });
 
   api.add(app, {
-    method: 'DELETE', url: `${base}/:id`, access: 'editor', tag,
+    method: 'DELETE',
+    url: `${base}/:id`,
+    access: 'editor',
+    tag,
     summary: 'Delete a monitor and its history',
     params: MonitorIdParams,
     responses: { 204: null },
     handler: async ({ params }) => removeMonitor(deps, params.id),
   });
 
-  for (const [verb, paused] of [['pause', true], ['resume', false]] as const) {
+  for (const [verb, paused] of [
+    ['pause', true],
+    ['resume', false],
+  ] as const) {
     api.add(app, {
-      method: 'POST', url: `${base}/:id/${verb}`, access: 'editor', tag,
+      method: 'POST',
+      url: `${base}/:id/${verb}`,
+      access: 'editor',
+      tag,
       summary: paused ? 'Stop checking a monitor' : 'Start checking a paused monitor again',
       params: MonitorIdParams,
       responses: { 200: Monitor },
-      handler: async ({ params }) => presentMonitor(await setMonitorPaused(deps, params.id, paused)),
+      handler: async ({ params }) =>
+        presentMonitor(await setMonitorPaused(deps, params.id, paused)),
     });
   }
 
   api.add(app, {
-    method: 'POST', url: `${base}/:id/check-now`, access: 'editor', tag,
+    method: 'POST',
+    url: `${base}/:id/check-now`,
+    access: 'editor',
+    tag,
     summary: 'Run a check right away; its result arrives on the event stream',
     params: MonitorIdParams,
     responses: { 202: z.object({ queued: z.literal(true) }) },
@@ -96,7 +121,10 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
   });
 
   api.add(app, {
-    method: 'GET', url: `${base}/:id/checks`, access: 'viewer', tag,
+    method: 'GET',
+    url: `${base}/:id/checks`,
+    access: 'viewer',
+    tag,
     summary: 'Check results, newest first, paged with `before`',
     params: MonitorIdParams,
     query: CheckListQuery,
@@ -105,7 +133,10 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
   });
 
   api.add(app, {
-    method: 'GET', url: `${base}/:id/stats`, access: 'viewer', tag,
+    method: 'GET',
+    url: `${base}/:id/stats`,
+    access: 'viewer',
+    tag,
     summary: 'Uptime, latency percentiles and a phase-by-phase series over a window',
     params: MonitorIdParams,
     query: StatsQuery,

@@ -6,15 +6,26 @@ import type { AnyRouteDef, ApiRegistry } from '../../route.js';
 type Json = Record<string, unknown>;
 
 const toSchema = (schema: z.ZodType, io: 'input' | 'output'): Json =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
 
 function parameters(def: AnyRouteDef): Json[] {
   const out: Json[] = [];
-  for (const [where, schema] of [['path', def.params], ['query', def.query]] as const) {
+  for (const [where, schema] of [
+    ['path', def.params],
+    ['query', def.query],
+  ] as const) {
     if (!schema) continue;
-    const json = toSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
+    const json = toSchema(schema, 'input') as {
+      properties?: Record<string, Json>;
+      required?: string[];
+    };
     for (const [name, s] of Object.entries(json.properties ?? {})) {
-      out.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: s });
+      out.push({
+        name,
+        in: where,
+        required: where === 'path' || (json.required ?? []).includes(name),
+        schema: s,
+      });
     }
   }
   return out;
@@ -24,7 +35,10 @@ function operation(def: AnyRouteDef): Json {
   const responses: Json = {};
   for (const [status, schema] of Object.entries(def.responses)) {
     responses[status] = schema
-      ? { description: 'Success', content: { 'application/json': { schema: toSchema(schema, 'output') } } }
+      ? {
+          description: 'Success',
+          content: { 'application/json': { schema: toSchema(schema, 'output') } },
+        }
       : { description: 'Success, no content' };
   }
   responses.default = {
@@ -36,7 +50,14 @@ function operation(def: AnyRouteDef): Json {
     tags: [def.tag],
     'x-access': def.access,
     parameters: parameters(def),
-    ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(def.body, 'input') } } } } : {}),
+    ...(def.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toSchema(def.body, 'input') } },
+          },
+        }
+      : {}),
     responses,
   };
 }
@@ -53,7 +74,9 @@ export function buildOpenApi(api: ApiRegistry, version: string): Json {
       summary: 'Live events (Server-Sent Events), resumable with Last-Event-ID',
       tags: ['events'],
       'x-access': 'viewer',
-      responses: { 200: { description: 'text/event-stream of result, status, monitor and reset events' } },
+      responses: {
+        200: { description: 'text/event-stream of result, status, monitor and reset events' },
+      },
     },
   };
   return {
@@ -67,5 +90,9 @@ export function buildOpenApi(api: ApiRegistry, version: string): Json {
 
 export function openApiRoute(app: FastifyInstance, api: ApiRegistry, version: string): void {
   let doc: Json | null = null;
-  app.get('/api/v1/openapi.json', { config: { access: 'public' } }, async () => (doc ??= buildOpenApi(api, version)));
+  app.get(
+    '/api/v1/openapi.json',
+    { config: { access: 'public' } },
+    async () => (doc ??= buildOpenApi(api, version)),
+  );
 }

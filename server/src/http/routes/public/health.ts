@@ -3,7 +3,9 @@ import { sendProblem } from '../../plugins/errors.js';
 
 /** Liveness and readiness for orchestrators; neither needs credentials nor reveals data. */
 export function healthRoutes(app: FastifyInstance, ping: () => Promise<void>): void {
-  app.get('/healthz', { config: { access: 'public' }, logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { access: 'public' }, logLevel: 'warn' }, async () => ({
+    status: 'ok',
+  }));
   app.get('/readyz', { config: { access: 'public' }, logLevel: 'warn' }, async (request, reply) => {
     try {
       await ping();
