@@ -55,9 +55,7 @@ function openSqlite(file: string): Database {
 // int8 (COUNT, SUM, bigint columns) would otherwise arrive as strings.
 const types = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === 20 || oid === 1700
-      ? (v: string) => Number(v)
-      : pg.types.getTypeParser(oid, format),
+    oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
 };
 
 function openPostgres(target: { url: string; schema?: string }): Database {
