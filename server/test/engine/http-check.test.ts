@@ -303,7 +303,8 @@ describe('cancellation and cleanup', () => {
     ]);
     await server.waitForNoConnections();
     expect(server.openConnections()).toBe(0);
-    expect(count('TCPSocketWrap')).toBe(sockets);
+    // A destroyed handle leaves the list when libuv's close callback has run, a tick later.
+    await expect.poll(() => count('TCPSocketWrap')).toBe(sockets);
     expect(count('Timeout')).toBeLessThanOrEqual(timers);
   });
 });

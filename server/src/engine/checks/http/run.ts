@@ -129,7 +129,7 @@ export function waitFor(run: RunState, emitter: EventEmitter, event: string): Pr
     };
     const onError = (err: unknown): void => {
       cleanup();
-      reject(err);
+      reject(err instanceof Error ? err : new Error(String(err)));
     };
     const onClose = (): void => {
       cleanup();
