@@ -9,6 +9,7 @@ import {
   type TargetServer,
 } from '../fixtures/target-server.js';
 import { check, httpSpec } from './http-spec.js';
+import { startDnsServer } from '../fixtures/dns-server.js';
 
 let server: TargetServer;
 
@@ -173,11 +174,21 @@ describe('the request', () => {
 });
 
 describe('transport failures', () => {
-  it('maps an unresolvable host to dns_not_found (".invalid" never resolves)', async () => {
-    const run = await check(`http://${UNRESOLVABLE_HOST}/ok`);
-    expectDown(run, 'dns_not_found');
-    expect(run.errorMessage).toContain(UNRESOLVABLE_HOST);
-    expect(run.latencyMs).toBeNull();
+  it('maps a name the DNS server does not know (NXDOMAIN) to dns_not_found', async () => {
+    // A real DNS server on loopback, so no query leaves the machine.
+    const dnsServer = await startDnsServer({ 'shop.test': ['127.0.0.1'] });
+    try {
+      const run = await check(`http://${UNRESOLVABLE_HOST}/ok`, { lookup: dnsServer.lookup });
+      expectDown(run, 'dns_not_found');
+      expect(run.errorMessage).toContain(UNRESOLVABLE_HOST);
+      expect(run.latencyMs).toBeNull();
+      const known = await check(`http://shop.test:${server.port}/ok`, { lookup: dnsServer.lookup });
+      expect(known).toMatchObject({ outcome: 'up', httpStatus: 200 });
+      expect(known.phases.dns).toBeGreaterThan(0);
+      expect(dnsServer.queries).toEqual([`${UNRESOLVABLE_HOST} 1`, 'shop.test 1']);
+    } finally {
+      await dnsServer.close();
+    }
   });
 
   it('maps a closed port to connect_refused', async () => {

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('configuration (SPEC §9)', () => {
+  it('just works with nothing set: port 3000, loopback, SQLite in ./data', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: path.resolve('data'),
+      database: { kind: 'sqlite', file: path.resolve('data', 'pagewatch.db') },
+      logLevel: 'info',
+      roles: ['web', 'scheduler', 'notifier'],
+    });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('uses PostgreSQL when PAGEWATCH_DATABASE_URL is a postgres URL', () => {
+    const c = loadConfig({ PAGEWATCH_DATABASE_URL: 'postgres://u@db:5432/pw' });
+    expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/pw' });
+  });
+
+  it('reads every variable it documents', () => {
+    const c = loadConfig({
+      PAGEWATCH_PORT: '8080',
+      PAGEWATCH_HOST: '::',
+      PAGEWATCH_DATA_DIR: '/var/lib/pagewatch',
+      PAGEWATCH_LOG_LEVEL: 'debug',
+      PAGEWATCH_ROLES: 'web, scheduler',
+      PAGEWATCH_CHECK_CONCURRENCY: '50',
+      PAGEWATCH_PUBLIC_URL: 'https://status.example.com',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '::',
+      dataDir: '/var/lib/pagewatch',
+      logLevel: 'debug',
+      roles: ['web', 'scheduler'],
+      checkConcurrency: 50,
+      publicUrl: 'https://status.example.com',
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PAGEWATCH_PORT: '' }).port).toBe(3000);
+  });
+
+  it('names each bad variable, its value and what it expects, all at once', () => {
+    const found = problems({
+      PAGEWATCH_PORT: '70000',
+      PAGEWATCH_LOG_LEVEL: 'loud',
+      PAGEWATCH_DATABASE_URL: 'mysql://x',
+      PAGEWATCH_ROLES: 'web,cron',
+    });
+    expect(found).toHaveLength(4);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'PAGEWATCH_PORT="70000" must be between 0 and 65535',
+        expect.stringMatching(/^PAGEWATCH_LOG_LEVEL="loud" must be one of/),
+        expect.stringMatching(/^PAGEWATCH_DATABASE_URL="mysql:\/\/x" must be a postgres:\/\/ URL/),
+        expect.stringMatching(/^PAGEWATCH_ROLES="web,cron" roles are web, scheduler, notifier/),
+      ]),
+    );
+  });
+
+  it('rejects a port that is not a number', () => {
+    expect(problems({ PAGEWATCH_PORT: 'eighty' })).toEqual([
+      'PAGEWATCH_PORT="eighty" must be a number',
+    ]);
+  });
+});
