@@ -3,6 +3,9 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const contract = fileURLToPath(new URL('../contract/src/index.ts', import.meta.url));
+// Where `vite` and `vite preview` send /api; the server's default port unless told otherwise.
+const api = process.env.PAGEWATCH_API_URL ?? 'http://127.0.0.1:3000';
+const proxy = { '/api': { target: api, changeOrigin: false } };
 
 export default defineConfig({
   plugins: [react()],
@@ -12,11 +15,9 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
+    proxy,
   },
-  preview: {
-    proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
-  },
+  preview: { port: 4173, proxy },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -3,7 +3,9 @@ const DASH = '—';
 /** "84 ms", "1.24 s", "12.3 s"; a dash when unknown. */
 export function formatMs(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return DASH;
-  if (ms < 1) return '<1 ms';
+  if (ms === 0) return '0 ms';
+  if (ms < 1) return `${ms.toFixed(2)} ms`;
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 10_000) return `${(ms / 1000).toFixed(2)} s`;
   return `${(ms / 1000).toFixed(1)} s`;

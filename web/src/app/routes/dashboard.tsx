@@ -79,7 +79,7 @@ function Dashboard() {
       <div className="page-head">
         <div>
           <h1 className="page-title">Monitors</h1>
-          {items && (
+          {items && total > 0 && (
             <p className="page-sub">
               {plural(total, 'monitor')}
               {down > 0 && <span className="text-down"> · {down} down</span>}

@@ -33,7 +33,9 @@ export function Field({
 }: FieldProps) {
   const base = useId();
   const id = `${base}-control`;
-  const hintId = hint ? `${base}-hint` : undefined;
+  // The error replaces the hint while it shows: they often say the same thing.
+  const showHint = Boolean(hint) && !error;
+  const hintId = showHint ? `${base}-hint` : undefined;
   const errorId = error ? `${base}-error` : undefined;
   const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   const control = children({
@@ -70,7 +72,7 @@ export function Field({
           {control}
         </>
       )}
-      {hint && (
+      {showHint && (
         <p id={hintId} className="field__hint">
           {hint}
         </p>

@@ -2,11 +2,11 @@ import type { MonitorStatus, MonitorSummary } from '@pagewatch/contract';
 import { statusMeta } from './components/status';
 
 export const sortOptions = [
-  { value: 'status', label: 'Status, worst first' },
-  { value: 'name', label: 'Name, A–Z' },
-  { value: 'latency', label: 'Latency, slowest first' },
-  { value: 'uptime', label: 'Uptime, lowest first' },
-  { value: 'changed', label: 'Status changed, newest first' },
+  { value: 'status', label: 'Worst status' },
+  { value: 'name', label: 'Name' },
+  { value: 'latency', label: 'Slowest' },
+  { value: 'uptime', label: 'Lowest uptime' },
+  { value: 'changed', label: 'Recently changed' },
 ] as const;
 export type SortKey = (typeof sortOptions)[number]['value'];
 

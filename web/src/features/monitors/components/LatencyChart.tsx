@@ -1,4 +1,4 @@
-import type { StatsBucket } from '@pagewatch/contract';
+import type { MonitorStats } from '@pagewatch/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -13,7 +13,6 @@ function readTheme() {
   return {
     text: v('--text-muted'),
     grid: v('--border-subtle'),
-    total: v('--text'),
     down: v('--down'),
     degraded: v('--degraded'),
     phase: Object.fromEntries(phases.map((p) => [p, v(`--chart-${p}`)])) as Record<
@@ -44,10 +43,9 @@ function outagePlugin(data: ChartData, colors: { down: string; degraded: string 
         const { ctx, bbox } = u;
         const n = data.x.length;
         if (n === 0) return;
-        const width =
-          n > 1
-            ? Math.abs(u.valToPos(data.x[1]!, 'x', true) - u.valToPos(data.x[0]!, 'x', true))
-            : 8;
+        const width = Math.abs(
+          u.valToPos(data.from + data.bucketSec, 'x', true) - u.valToPos(data.from, 'x', true),
+        );
         ctx.save();
         for (let i = 0; i < n; i++) {
           const tone =
@@ -60,9 +58,9 @@ function outagePlugin(data: ChartData, colors: { down: string; degraded: string 
           const x = u.valToPos(data.x[i]!, 'x', true);
           ctx.globalAlpha = 0.16;
           ctx.fillStyle = tone;
-          ctx.fillRect(x - width / 2, bbox.top, Math.max(width, 2), bbox.height);
+          ctx.fillRect(x, bbox.top, Math.max(width, 2), bbox.height);
           ctx.globalAlpha = 0.9;
-          ctx.fillRect(x - width / 2, bbox.top + bbox.height - 4, Math.max(width, 2), 4);
+          ctx.fillRect(x, bbox.top + bbox.height - 4, Math.max(width, 2), 4);
         }
         ctx.restore();
       },
@@ -82,12 +80,15 @@ function buildOptions(
     ticks: { stroke: t.grid, width: 1, size: 4 },
     font: '11px system-ui, sans-serif',
   };
+  // Bars, not areas: buckets are discrete and a lone bucket between gaps must still show.
+  const bars = uPlot.paths.bars?.({ size: [0.86, 48, 1], align: 1 });
   // Draw the tallest stack first so each lower phase paints over it.
   const stack = [...phases].reverse().map<uPlot.Series>((p) => ({
     label: phaseLabel[p],
     stroke: t.phase[p],
     fill: t.phase[p],
-    width: 1,
+    width: 0,
+    paths: bars,
     points: { show: false },
   }));
   return {
@@ -96,28 +97,35 @@ function buildOptions(
     padding: [8, 8, 0, 0],
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { show: false } },
-    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] } },
+    scales: {
+      x: { time: true, range: () => [data.from, data.to] },
+      y: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] },
+    },
     axes: [
       { ...axis },
-      { ...axis, size: 60, values: (_u, splits) => splits.map((v) => formatMs(v)) },
+      {
+        ...axis,
+        size: 60,
+        values: (_u, splits) => splits.map((v) => (v === 0 ? '0' : formatMs(v))),
+      },
     ],
-    series: [{}, ...stack, { label: 'Total', stroke: t.total, width: 1.5, dash: [4, 3] }],
+    series: [{}, ...stack],
     plugins: [outagePlugin(data, t)],
     hooks: { setCursor: [(u) => onCursor(u.cursor.idx ?? null)] },
   };
 }
 
 interface LatencyChartProps {
-  series: readonly StatsBucket[];
+  stats: Pick<MonitorStats, 'series' | 'from' | 'to' | 'bucketMs'>;
   label: string;
 }
 
 /** Mean time per delivery phase, stacked, per bucket of the selected window. */
-export default function LatencyChart({ series, label }: LatencyChartProps) {
+export default function LatencyChart({ stats, label }: LatencyChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const scheme = useColorScheme();
-  const data = useMemo(() => toChartData(series), [series]);
+  const data = useMemo(() => toChartData(stats.series, stats), [stats]);
   const [cursor, setCursor] = useState<number | null>(null);
 
   useEffect(() => {
@@ -126,7 +134,6 @@ export default function LatencyChart({ series, label }: LatencyChartProps) {
     const aligned: uPlot.AlignedData = [
       data.x,
       ...[...phases].reverse().map((p) => data.stacked[p]),
-      data.total,
     ];
     const u = new uPlot(buildOptions(node.clientWidth || 600, data, setCursor), aligned, node);
     plot.current = u;
@@ -159,11 +166,11 @@ export default function LatencyChart({ series, label }: LatencyChartProps) {
             {idx !== null && <strong>{formatMs(data.raw[p][idx])}</strong>}
           </span>
         ))}
-        <span className="legend-item">
-          <span className="legend-swatch legend-swatch--total" aria-hidden="true" />
-          Total
-          {idx !== null && <strong>{formatMs(data.total[idx])}</strong>}
-        </span>
+        {idx !== null && (
+          <span className="legend-item">
+            Mean total <strong>{formatMs(data.total[idx])}</strong>
+          </span>
+        )}
         {idx !== null && (data.down[idx] ?? 0) > 0 && (
           <span className="legend-item text-down">{data.down[idx]} failed</span>
         )}

@@ -85,7 +85,7 @@ export function LatencyPanel({ monitorId }: { monitorId: number }) {
           }
         >
           <LatencyChart
-            series={data.series}
+            stats={data}
             label={`Response time over the last ${windowLabel[window]}, split by phase: average ${formatMs(latency?.avg)}, p95 ${formatMs(latency?.p95)}.`}
           />
         </Suspense>

@@ -6,6 +6,8 @@ import { formatMs, formatPercent } from '../../../lib/format';
 import { Sparkline } from './Sparkline';
 import { StatusBadge } from './StatusBadge';
 
+const MAX_TAGS = 3;
+
 function latencyText(m: MonitorSummary): string {
   const last = m.lastCheck;
   if (!last) return '—';
@@ -22,27 +24,31 @@ export const MonitorRow = memo(function MonitorRow({ monitor: m }: { monitor: Mo
         <StatusBadge status={m.status} />
       </td>
       <td className="mrow__main">
-        <Link to={`/monitors/${m.id}`} className="mrow__name row-link">
-          {m.name}
-        </Link>
-        <span className="mrow__target" title={m.target}>
-          {m.target}
+        <span className="mrow__line">
+          <Link to={`/monitors/${m.id}`} className="mrow__name row-link">
+            {m.name}
+          </Link>
+          {m.tags.slice(0, MAX_TAGS).map((t) => (
+            <span key={t} className="tag">
+              {t}
+            </span>
+          ))}
+          {m.tags.length > MAX_TAGS && (
+            <span className="tag" title={m.tags.slice(MAX_TAGS).join(', ')}>
+              +{m.tags.length - MAX_TAGS}
+            </span>
+          )}
         </span>
-        {failing?.errorMessage && (
-          <span className="mrow__error" title={failing.errorMessage}>
-            {failing.errorMessage}
+        <span className="mrow__line mrow__sub">
+          <span className="mrow__target" title={m.target}>
+            {m.target}
           </span>
-        )}
-        {m.tags.length > 0 && (
-          <span className="mrow__tags">
-            {m.tags.slice(0, 4).map((t) => (
-              <span key={t} className="tag">
-                {t}
-              </span>
-            ))}
-            {m.tags.length > 4 && <span className="tag tag--more">+{m.tags.length - 4}</span>}
-          </span>
-        )}
+          {failing?.errorMessage && (
+            <span className="mrow__error" title={failing.errorMessage}>
+              {failing.errorMessage}
+            </span>
+          )}
+        </span>
       </td>
       <td className="mrow__num mrow__latency" data-label="Latency">
         {latencyText(m)}

@@ -4,6 +4,8 @@ import { memo } from 'react';
 const W = 120;
 const H = 28;
 const PAD = 3;
+/** Slots drawn even with fewer checks, so every row shares one time scale, newest at the right. */
+const SLOTS = 30;
 
 function summary(recent: RecentChecks): string {
   const down = recent.filter((c) => c.outcome === 'down').length;
@@ -21,8 +23,9 @@ export const Sparkline = memo(function Sparkline({ recent }: { recent: RecentChe
   }
   const latencies = recent.map((c) => c.latencyMs).filter((v): v is number => v !== null);
   const max = Math.max(1, ...latencies);
-  const step = recent.length > 1 ? (W - PAD * 2) / (recent.length - 1) : 0;
-  const x = (i: number) => (recent.length > 1 ? PAD + i * step : W / 2);
+  const n = recent.length;
+  const step = (W - PAD * 2) / (Math.max(n, SLOTS) - 1);
+  const x = (i: number) => W - PAD - (n - 1 - i) * step;
   const y = (v: number) => H - PAD - (v / max) * (H - PAD * 2);
 
   let line = '';

@@ -12,6 +12,10 @@ export const phaseLabel: Record<Phase, string> = {
 };
 
 export interface ChartData {
+  /** The whole window in seconds, so the axis shows it even where there are no checks. */
+  from: number;
+  to: number;
+  bucketSec: number;
   /** Bucket start, seconds since the epoch (uPlot's time unit). */
   x: number[];
   total: (number | null)[];
@@ -23,11 +27,50 @@ export interface ChartData {
   degraded: number[];
 }
 
+const empty = (t: number): StatsBucket => ({
+  t,
+  checks: 0,
+  up: 0,
+  degraded: 0,
+  down: 0,
+  latency: null,
+  dns: null,
+  connect: null,
+  tls: null,
+  ttfb: null,
+  download: null,
+});
+
 /** Accepts bucket times in ms or s since the epoch. */
 const toSeconds = (t: number) => (t > 1e11 ? t / 1000 : t);
 
-export function toChartData(series: readonly StatsBucket[]): ChartData {
+export interface ChartWindow {
+  from: string;
+  to: string;
+  bucketMs: number;
+}
+
+/**
+ * Lays the buckets the server sent onto the full grid of the window; empty buckets become
+ * nulls so lines break where nothing was measured instead of bridging the gap.
+ */
+export function toChartData(series: readonly StatsBucket[], window: ChartWindow): ChartData {
+  const bucketMs = Math.max(1000, window.bucketMs);
+  const from = Date.parse(window.from);
+  const to = Date.parse(window.to);
+  const byStart = new Map(series.map((b) => [b.t > 1e11 ? b.t : b.t * 1000, b]));
+  const grid: StatsBucket[] = [];
+  const first = Math.min(Math.floor(from / bucketMs) * bucketMs, ...byStart.keys());
+  // A defensive cap: a window never needs more points than a screen has pixels.
+  for (let t = first, n = 0; t <= to && n < 5000; t += bucketMs, n++) {
+    grid.push(byStart.get(t) ?? empty(t));
+  }
+  // Buckets that do not sit on the grid (a server with other alignment) are still shown.
+  if (byStart.size > 0 && grid.every((b) => b.checks === 0)) grid.splice(0, grid.length, ...series);
   const data: ChartData = {
+    from: from / 1000,
+    to: to / 1000,
+    bucketSec: bucketMs / 1000,
     x: [],
     total: [],
     raw: { dns: [], connect: [], tls: [], ttfb: [], download: [] },
@@ -35,7 +78,7 @@ export function toChartData(series: readonly StatsBucket[]): ChartData {
     down: [],
     degraded: [],
   };
-  for (const b of series) {
+  for (const b of grid) {
     data.x.push(toSeconds(b.t));
     data.total.push(b.latency);
     data.down.push(b.down);

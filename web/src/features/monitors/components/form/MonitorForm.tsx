@@ -55,6 +55,7 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
   const form = useMonitorForm(initial, mutation, onSaved);
   const { values: v, set, errorFor } = form;
   const orphans = Object.entries(form.serverErrors).filter(([key]) => !isKnown(key));
+  const fieldErrorCount = Object.keys(form.shownErrors).filter(isKnown).length;
   const otherError =
     mutation.error && !(isApiError(mutation.error) && mutation.error.fieldErrors.length > 0)
       ? mutation.error
@@ -116,7 +117,7 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
 
       <fieldset className="form__section">
         <legend className="form__legend">Schedule</legend>
-        <div className="form__grid">
+        <div className="form__grid form__grid--narrow">
           <Field
             name="interval"
             label="Interval (seconds)"
@@ -143,7 +144,7 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
           </Field>
           <Field
             name="retryInterval"
-            label="Retry interval (seconds)"
+            label="Retry every (seconds)"
             optional
             error={errorFor('retryInterval')}
             hint="While confirming a failure. Empty: the interval."
@@ -340,9 +341,9 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
       </fieldset>
 
       <div className="form__footer">
-        {form.submitted && form.fieldErrorCount > 0 && (
+        {form.submitted && fieldErrorCount > 0 && (
           <p className="form__summary" role="alert">
-            Fix {plural(form.fieldErrorCount, 'field')} marked above to continue.
+            Fix {plural(fieldErrorCount, 'field')} marked above to continue.
           </p>
         )}
         {orphans.map(([key, message]) => (

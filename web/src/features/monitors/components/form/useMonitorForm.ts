@@ -90,9 +90,8 @@ export function useMonitorForm(
     });
   };
 
-  const fieldErrorCount = Object.keys(
-    submitted ? { ...validation.errors, ...serverErrors } : serverErrors,
-  ).length;
+  /** Every error on screen, by field key; form-level ones included. */
+  const shownErrors = submitted ? { ...validation.errors, ...serverErrors } : serverErrors;
   return {
     values,
     set,
@@ -102,6 +101,6 @@ export function useMonitorForm(
     formRef,
     submitted,
     serverErrors,
-    fieldErrorCount,
+    shownErrors,
   };
 }
