@@ -49,7 +49,7 @@ export const HttpUrl = z
   }, 'Enter a full http:// or https:// URL with a host, e.g. https://example.com/health');
 
 export const Header = z.strictObject({
-  name: z.string().regex(TOKEN, 'Header names are letters, digits and !#$%&\'*+-.^_`|~ only'),
+  name: z.string().regex(TOKEN, "Header names are letters, digits and !#$%&'*+-.^_`|~ only"),
   value: z
     .string()
     .max(8192, 'Header values are limited to 8,192 characters')
@@ -69,9 +69,16 @@ export type Keyword = z.infer<typeof Keyword>;
 
 const StatusCodeRange = z
   .string()
-  .refine((v) => parseStatusRange(v) !== null, 'Use a code or range between 100 and 599, e.g. 200-299');
+  .refine(
+    (v) => parseStatusRange(v) !== null,
+    'Use a code or range between 100 and 599, e.g. 200-299',
+  );
 
-const Tag = z.string().trim().min(1, 'Tags cannot be empty').max(limits.tagMax, 'Tags are limited to 40 characters');
+const Tag = z
+  .string()
+  .trim()
+  .min(1, 'Tags cannot be empty')
+  .max(limits.tagMax, 'Tags are limited to 40 characters');
 
 const common = {
   name: z
