@@ -33,3 +33,23 @@ export function firstDue(
 export function nextDue(due: number, delayMs: number, now: number): number {
   return Math.max(due + delayMs, now);
 }
+
+/**
+ * Admits a few immediate first checks per second: a person who just created a monitor sees
+ * it checked at once, while a burst (a script or an import creating a thousand) is spread
+ * over each monitor's interval by its phase offset instead of firing together forever after.
+ */
+export class BurstSpreader {
+  private readonly admitted: number[] = [];
+
+  constructor(private readonly perSecond = 20) {}
+
+  firstDue(monitorId: number, intervalMs: number, now: number): number {
+    while (this.admitted.length > 0 && this.admitted[0]! <= now - 1000) this.admitted.shift();
+    if (this.admitted.length < this.perSecond) {
+      this.admitted.push(now);
+      return now;
+    }
+    return now + phaseOffset(monitorId, intervalMs);
+  }
+}

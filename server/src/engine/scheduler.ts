@@ -1,7 +1,7 @@
 import type { CheckRun } from '../domain/check-run.js';
 import { applyOutcome } from '../domain/monitor-state.js';
 import { pushRecent, type MonitorRecord } from '../domain/monitor.js';
-import { firstDue, nextDue } from '../domain/schedule.js';
+import { BurstSpreader, firstDue, nextDue } from '../domain/schedule.js';
 import type { ResultWrite } from '../db/repositories/results.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -45,6 +45,7 @@ export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private stopped = false;
+  private readonly spreader = new BurstSpreader();
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -65,7 +66,7 @@ export class Scheduler {
     this.arm();
   }
 
-  /** A new or changed monitor: checked right away, then on its interval. */
+  /** A new or changed monitor: checked right away (unless it comes in a burst), then on its interval. */
   upsert(monitor: MonitorRecord): void {
     if (this.stopped) return;
     if (monitor.paused) return this.remove(monitor.id);
@@ -74,7 +75,10 @@ export class Scheduler {
       existing.monitor = monitor;
       if (!existing.running) this.reschedule(existing, this.deps.clock.now());
     } else {
-      this.put(monitor, this.deps.clock.now());
+      this.put(
+        monitor,
+        this.spreader.firstDue(monitor.id, monitor.interval * 1000, this.deps.clock.now()),
+      );
     }
     this.arm();
   }

@@ -100,6 +100,28 @@ describe('scheduler', () => {
     expect(Math.max(...lateness)).toBeLessThanOrEqual(1);
   });
 
+  it('checks a monitor created by hand at once', async () => {
+    scheduler.upsert(record(1, { interval: 60 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(starts).toEqual([{ id: 1, at: T0 }]);
+  });
+
+  it('spreads 1,000 monitors created at once over their interval, on every round, not just the first', async () => {
+    for (let id = 1; id <= 1000; id++) scheduler.upsert(record(id, { interval: 10 }));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(starts.length).toBeLessThan(200);
+    await vi.advanceTimersByTimeAsync(9999);
+    expect(new Set(starts.map((s) => s.id)).size).toBe(1000);
+    // Second round: same spread, so no second of the interval carries more than twice its share.
+    await vi.advanceTimersByTimeAsync(10_000);
+    const perSecond = new Array<number>(10).fill(0);
+    for (const s of starts.filter((x) => x.at >= T0 + 10_000 && x.at < T0 + 20_000)) {
+      perSecond[Math.floor((s.at - T0 - 10_000) / 1000)]! += 1;
+    }
+    expect(perSecond.reduce((a, b) => a + b, 0)).toBe(1000);
+    expect(Math.max(...perSecond)).toBeLessThanOrEqual(200);
+  });
+
   it('runs each monitor at its interval without drifting', async () => {
     scheduler.upsert(record(1, { interval: 10 }));
     await vi.advanceTimersByTimeAsync(60_000);
