@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
-import { Link, NavLink, Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { liveStore, type LiveState } from '../features/monitors/api/live';
 
 const liveText: Record<LiveState, string> = {
@@ -19,8 +19,22 @@ function LiveIndicator() {
   );
 }
 
+/** After client-side navigation, move focus to the new screen as a full page load would. */
+function useFocusOnNavigate() {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
 export function Layout() {
   const navigation = useNavigation();
+  useFocusOnNavigate();
   return (
     <>
       <a className="skip-link" href="#main">

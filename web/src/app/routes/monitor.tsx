@@ -5,6 +5,7 @@ import { LoadingBlock } from '../../components/ui/Skeleton';
 import { monitorQuery } from '../../features/monitors/api/queries';
 import { ChecksTable } from '../../features/monitors/components/ChecksTable';
 import { LatencyPanel } from '../../features/monitors/components/LatencyPanel';
+import { MonitorSettings } from '../../features/monitors/components/MonitorSettings';
 import { MonitorHeader } from '../../features/monitors/components/MonitorHeader';
 import { UptimeSummary } from '../../features/monitors/components/UptimeSummary';
 import { useMonitorId } from '../../features/monitors/useMonitorId';
@@ -34,6 +35,7 @@ function MonitorScreen({ id }: { id: number }) {
       <UptimeSummary monitorId={id} />
       <LatencyPanel monitorId={id} />
       <ChecksTable monitorId={id} />
+      <MonitorSettings monitor={monitor} />
     </>
   );
 }

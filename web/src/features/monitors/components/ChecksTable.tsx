@@ -42,7 +42,9 @@ const CheckRow = memo(function CheckRow({ check: c }: { check: CheckResult }) {
       <td className="crow__error">
         {label ? (
           <>
-            <span className="crow__code">{label}</span>
+            <span className="crow__code">
+              {label} <code className="crow__raw">{c.errorCode}</code>
+            </span>
             {c.errorMessage && <span className="crow__message">{c.errorMessage}</span>}
           </>
         ) : (
