@@ -58,7 +58,7 @@ function applyStatus(item: MonitorSummary, event: StatusEvent): MonitorSummary {
 }
 
 /** Applies a batch of events to the caches in one pass, so 1,000 monitors cost one render per flush. */
-function flush(client: QueryClient, batch: ServerEvent[]) {
+export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
   const byMonitor = new Map<number, ServerEvent[]>();
   let refetchList = false;
   for (const event of batch) {
@@ -164,7 +164,7 @@ export function startLiveUpdates(client: QueryClient): () => void {
       flushTimer = undefined;
       const batch = queue;
       queue = [];
-      flush(client, batch);
+      applyEvents(client, batch);
     }, FLUSH_MS);
   };
 
