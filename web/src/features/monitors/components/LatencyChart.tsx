@@ -36,10 +36,14 @@ function useColorScheme(): string {
 }
 
 /** Tints the buckets that had failed (red) or slow (amber) checks, with a solid strip at the bottom. */
-function outagePlugin(data: ChartData, colors: { down: string; degraded: string }): uPlot.Plugin {
+function outagePlugin(
+  current: { readonly current: ChartData },
+  colors: { down: string; degraded: string },
+): uPlot.Plugin {
   return {
     hooks: {
       draw: (u) => {
+        const data = current.current;
         const { ctx, bbox } = u;
         const n = data.x.length;
         if (n === 0) return;
@@ -68,9 +72,14 @@ function outagePlugin(data: ChartData, colors: { down: string; degraded: string 
   };
 }
 
+const align = (data: ChartData): uPlot.AlignedData => [
+  data.x,
+  ...[...phases].reverse().map((p) => data.stacked[p]),
+];
+
 function buildOptions(
   width: number,
-  data: ChartData,
+  current: { readonly current: ChartData },
   onCursor: (idx: number | null) => void,
 ): uPlot.Options {
   const t = readTheme();
@@ -98,7 +107,7 @@ function buildOptions(
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: {
-      x: { time: true, range: () => [data.from, data.to] },
+      x: { time: true, range: () => [current.current.from, current.current.to] },
       y: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] },
     },
     axes: [
@@ -110,7 +119,7 @@ function buildOptions(
       },
     ],
     series: [{}, ...stack],
-    plugins: [outagePlugin(data, t)],
+    plugins: [outagePlugin(current, t)],
     hooks: { setCursor: [(u) => onCursor(u.cursor.idx ?? null)] },
   };
 }
@@ -128,14 +137,17 @@ export default function LatencyChart({ stats, label }: LatencyChartProps) {
   const data = useMemo(() => toChartData(stats.series, stats), [stats]);
   const [cursor, setCursor] = useState<number | null>(null);
 
+  // The latest data, read by the chart's range and plugin so refreshes need no rebuild.
+  const current = useRef(data);
+
   useEffect(() => {
     const node = host.current;
     if (!node) return;
-    const aligned: uPlot.AlignedData = [
-      data.x,
-      ...[...phases].reverse().map((p) => data.stacked[p]),
-    ];
-    const u = new uPlot(buildOptions(node.clientWidth || 600, data, setCursor), aligned, node);
+    const u = new uPlot(
+      buildOptions(node.clientWidth || 600, current, setCursor),
+      align(current.current),
+      node,
+    );
     plot.current = u;
     const observer = new ResizeObserver(() => {
       if (node.clientWidth > 0) u.setSize({ width: node.clientWidth, height: HEIGHT });
@@ -146,7 +158,14 @@ export default function LatencyChart({ stats, label }: LatencyChartProps) {
       u.destroy();
       plot.current = null;
     };
-  }, [data, scheme]);
+  }, [scheme]);
+
+  // Live refreshes swap the data in place: no flicker, the hover position survives.
+  useEffect(() => {
+    if (current.current === data) return;
+    current.current = data;
+    plot.current?.setData(align(data));
+  }, [data]);
 
   const idx = cursor ?? null;
   const at = idx !== null ? data.x[idx] : undefined;
