@@ -9,6 +9,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
+      'web/vitest.config.ts',
       {
         resolve: { alias },
         test: {
