@@ -34,8 +34,8 @@ function MonitorScreen({ id }: { id: number }) {
       <MonitorHeader monitor={monitor} />
       <UptimeSummary monitorId={id} />
       <LatencyPanel monitorId={id} />
-      <ChecksTable monitorId={id} />
       <MonitorSettings monitor={monitor} />
+      <ChecksTable monitorId={id} />
     </>
   );
 }

@@ -9,7 +9,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { monitorKeys } from './keys';
 
-const CHECKS_PAGE = 50;
+const CHECKS_PAGE = 25;
 
 export const monitorListQuery = () =>
   queryOptions({

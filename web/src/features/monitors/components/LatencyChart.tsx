@@ -103,7 +103,7 @@ function buildOptions(
   return {
     width,
     height: HEIGHT,
-    padding: [8, 8, 0, 0],
+    padding: [8, 20, 0, 0],
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: {

@@ -39,7 +39,7 @@ export function MonitorHeader({ monitor }: { monitor: Monitor }) {
       <div className="mhead__meta">
         <a href={monitor.url} target="_blank" rel="noopener noreferrer" className="mhead__url">
           <span className="mhead__method">{monitor.method}</span>
-          {monitor.url}
+          <span className="mhead__href">{monitor.url}</span>
           <Icon name="external" size={13} />
           <span className="visually-hidden"> (opens in a new tab)</span>
         </a>

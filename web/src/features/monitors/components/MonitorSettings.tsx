@@ -1,6 +1,6 @@
 import type { Monitor } from '@pagewatch/contract';
 import type { ReactNode } from 'react';
-import { formatMs, formatSeconds, plural } from '../../../lib/format';
+import { formatCount, formatSeconds, plural } from '../../../lib/format';
 
 function keywordText(k: NonNullable<Monitor['keyword']>): string {
   const verb = k.mode === 'present' ? 'Must contain' : 'Must not contain';
@@ -23,7 +23,7 @@ export function MonitorSettings({ monitor: m }: { monitor: Monitor }) {
     ['Keyword', m.keyword ? keywordText(m.keyword) : 'None'],
     [
       'Degraded above',
-      m.degradedThresholdMs === null ? 'No threshold' : formatMs(m.degradedThresholdMs),
+      m.degradedThresholdMs === null ? 'No threshold' : `${formatCount(m.degradedThresholdMs)} ms`,
     ],
     ['Headers', m.headers.length ? m.headers.map((h) => h.name).join(', ') : 'None'],
     ['Body', m.body ? `${plural(new TextEncoder().encode(m.body).length, 'byte')}` : 'None'],
