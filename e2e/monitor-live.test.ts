@@ -59,6 +59,8 @@ describe('a monitor from form to live dashboard', () => {
       .poll(() => row.getAttribute('data-status'), { timeout: 25_000, interval: 250 })
       .toBe('down');
     await expect.poll(() => row.textContent()).toMatch(/down/i);
+    // One check up, one down: the 24 h uptime follows the flip without a reload.
+    await expect.poll(() => row.textContent(), { timeout: 5000 }).toContain('50%');
     await page.screenshot({ path: screenshotPath('dashboard-down'), fullPage: true });
 
     expect(

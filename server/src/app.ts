@@ -6,7 +6,7 @@ import type { EventHub } from './lib/event-hub.js';
 import type { Metrics } from './lib/metrics.js';
 import type { ServiceDeps } from './services/deps.js';
 import { registerErrorHandler } from './http/plugins/errors.js';
-import { isSpaFileRoute, registerSpa } from './http/plugins/spa.js';
+import { registerSpa } from './http/plugins/spa.js';
 import { ApiRegistry } from './http/route.js';
 import { eventRoutes } from './http/routes/api/events.js';
 import { monitorRoutes } from './http/routes/api/monitors.js';
@@ -44,9 +44,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Every route must say who may call it (SPEC §6); refusing here beats discovering an open one later.
   app.addHook('onRoute', (route) => {
-    if (!route.config?.access && isSpaFileRoute(route.config, deps.webDist)) {
-      route.config = { ...route.config, access: 'public' };
-    }
     if (!route.config?.access)
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
   });

@@ -68,6 +68,43 @@ describe('serving the built web app', () => {
     }
   });
 
+  it('answers HEAD on client-side routes like GET', async () => {
+    const res = await t.app.inject({ method: 'HEAD', url: '/monitors/42' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+  });
+
+  it('answers a missing asset with 404, never index.html served as script', async () => {
+    for (const url of ['/assets/index-old999.js', '/missing.css']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).not.toContain('<div id="root">');
+    }
+  });
+
+  it('never serves a file outside the web app folder', async () => {
+    for (const url of [
+      '/assets/../../../../etc/passwd',
+      '/%2e%2e/%2e%2e/%2e%2e/etc/hostname.txt',
+      '/..%2f..%2f..%2fetc%2fpasswd.js',
+    ]) {
+      const res = await t.app.inject({ url });
+      expect(res.body, url).not.toMatch(/root:x:0:0/);
+      expect([200, 403, 404], url).toContain(res.statusCode);
+    }
+  });
+
+  it('picks up a rebuilt index.html without a restart', async () => {
+    const file = path.join(dist, 'index.html');
+    const before = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, before.replace('<title>Pagewatch</title>', '<title>Rebuilt</title>'));
+    try {
+      expect((await t.app.inject({ url: '/' })).body).toContain('<title>Rebuilt</title>');
+    } finally {
+      fs.writeFileSync(file, before);
+    }
+  });
+
   it('keeps unknown API paths and non-GET requests as problem+json 404s', async () => {
     const api = await t.app.inject({ url: '/api/v1/unknown' });
     expect(api.statusCode).toBe(404);

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -6,52 +6,48 @@ import { sendProblem } from './errors.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/**
- * @fastify/static cannot pass route config, but marks each file route with its rootPath:
- * the built SPA's own files are public by nature.
- */
-export function isSpaFileRoute(config: object | undefined, dist: string | null): boolean {
-  const root = (config as { rootPath?: string } | undefined)?.rootPath;
-  return dist !== null && root !== undefined && path.resolve(root) === path.resolve(dist);
+function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const where = request.url.split('?')[0] ?? request.url;
+  return sendProblem(reply, request, 'not_found', `Nothing lives at ${request.method} ${where}`);
 }
 
+/** A path whose last segment has an extension names a file; anything else is a client-side route. */
+const namesFile = (pathname: string): boolean => path.posix.basename(pathname).includes('.');
+
 /**
- * Serves the built SPA: hashed assets cached forever, index.html revalidated every
- * time so a deploy is picked up at once; unknown non-API paths get index.html.
+ * Serves the built SPA: hashed assets cached forever, index.html revalidated every time so
+ * a deploy is picked up at once, and index.html for client-side routes. A missing file —
+ * say an old asset after a redeploy — is a 404, never index.html served as script.
  */
 export async function registerSpa(app: FastifyInstance, dist: string | null): Promise<void> {
+  app.setNotFoundHandler(notFound);
   const indexFile = dist ? path.join(dist, 'index.html') : null;
-  const indexHtml = indexFile && fs.existsSync(indexFile) ? fs.readFileSync(indexFile) : null;
-  if (indexHtml && dist) {
-    await app.register(fastifyStatic, {
-      root: dist,
-      wildcard: false,
-      cacheControl: false,
-      index: false,
-      setHeaders: (res, file) => {
-        res.setHeader(
-          'cache-control',
-          file.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'no-cache',
-        );
-      },
-    });
-  } else {
+  if (!dist || !indexFile || !(await fs.stat(indexFile).catch(() => null))) {
     app.log.warn({ dist }, 'no built web app found: run `npm run build` to serve the UI');
+    return;
   }
-
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
-    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/');
-    if (wantsPage && indexHtml) {
-      return reply
-        .header('cache-control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .send(indexHtml);
-    }
-    return sendProblem(
-      reply,
-      request,
-      'not_found',
-      `Nothing lives at ${request.method} ${request.url.split('?')[0]}`,
-    );
+  await app.register(fastifyStatic, {
+    root: dist,
+    serve: false,
+    cacheControl: false,
+    index: false,
+    setHeaders: (res, file) => {
+      const hashed = file.includes(`${path.sep}assets${path.sep}`);
+      res.setHeader('cache-control', hashed ? IMMUTABLE : 'no-cache');
+    },
+  });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    config: { access: 'public' },
+    logLevel: 'warn',
+    handler: async (request, reply) => {
+      const pathname = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+      if (pathname.startsWith('/api/')) return notFound(request, reply);
+      if (namesFile(pathname)) return reply.sendFile(pathname.slice(1));
+      // Read per request (it is tiny and in the page cache) so a rebuild needs no restart.
+      const html = await fs.readFile(indexFile);
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    },
   });
 }

@@ -68,6 +68,8 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
       else void client.invalidateQueries({ queryKey: monitorKeys.detail(event.monitorId) });
       continue;
     }
+    // A flip changes the 24 h uptime too, which only the server computes.
+    if (event.kind === 'status') refetchList = true;
     const list = byMonitor.get(event.monitorId) ?? [];
     list.push(event);
     byMonitor.set(event.monitorId, list);
