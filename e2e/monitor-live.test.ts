@@ -44,6 +44,9 @@ describe('a monitor from form to live dashboard', () => {
     await page.getByLabel('Retries before down').fill('0');
     await page.getByRole('button', { name: 'Create monitor' }).click();
     await page.waitForURL(/\/monitors\/\d+$/);
+    await page.getByRole('heading', { name: 'Checkout page' }).waitFor();
+    await expect.poll(() => page.getByText('Connection refused').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('monitor-page'), fullPage: true });
 
     await page
       .getByRole('link', { name: /dashboard/i })

@@ -2,38 +2,17 @@ import type { CheckOutcome } from '@pagewatch/contract';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CheckRun } from '../../src/domain/check-run.js';
-import type { MonitorRecord } from '../../src/domain/monitor.js';
+import { splitInput, type MonitorRecord } from '../../src/domain/monitor.js';
 import type { ResultWrite } from '../../src/db/repositories/results.js';
 import { Scheduler } from '../../src/engine/scheduler.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { checkRun, downRun, monitorInput } from '../support/factories.js';
 
 function record(id: number, overrides: Partial<MonitorRecord> = {}): MonitorRecord {
-  const {
-    type,
-    name,
-    interval,
-    timeout,
-    retries,
-    retryInterval,
-    degradedThresholdMs,
-    tags,
-    description,
-    paused,
-    ...settings
-  } = monitorInput({ interval: 10, timeout: 5 });
+  const { common, settings } = splitInput(monitorInput({ interval: 10, timeout: 5 }));
   return {
     id,
-    type,
-    name,
-    interval,
-    timeout,
-    retries,
-    retryInterval,
-    degradedThresholdMs,
-    tags,
-    description,
-    paused,
+    ...common,
     settings,
     state: { status: 'pending', failures: 0 },
     statusChangedAt: null,

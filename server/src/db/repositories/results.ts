@@ -4,7 +4,7 @@ import type { RecentEntry } from '../../domain/monitor.js';
 import { hourBucket } from '../../domain/windows.js';
 import type { CheckRun } from '../../domain/check-run.js';
 import { decodeOutcome, encodeOutcome, iso, isoOrNull, toMs, toUs } from '../codecs.js';
-import type { CheckResultsTable, DB } from '../schema.js';
+import type { CheckResultsTable, DB, RollupHourTable } from '../schema.js';
 
 /** One check to persist with the monitor state it led to. */
 export interface ResultWrite {
@@ -59,18 +59,7 @@ function toResult(r: ResultRow): CheckResult {
   };
 }
 
-interface RollupDelta {
-  monitor_id: number;
-  bucket: number;
-  checks: number;
-  up: number;
-  degraded: number;
-  down: number;
-  latency_sum_us: number;
-  latency_count: number;
-  latency_min_us: number | null;
-  latency_max_us: number | null;
-}
+type RollupDelta = RollupHourTable;
 
 /** Folds a batch into one rollup delta per monitor and hour, so each is upserted once. */
 function rollupDeltas(writes: readonly ResultWrite[]): RollupDelta[] {

@@ -29,7 +29,14 @@ export function MonitorSettings({ monitor: m }: { monitor: Monitor }) {
     ['Body', m.body ? `${plural(new TextEncoder().encode(m.body).length, 'byte')}` : 'None'],
     [
       'TLS certificate',
-      m.ignoreTls ? <span className="text-warning">Not verified</span> : 'Verified',
+      // Redirects may still lead to https, so the setting matters even on an http:// URL.
+      m.ignoreTls ? (
+        <span className="text-warning">Not verified</span>
+      ) : m.url.startsWith('https:') ? (
+        'Verified'
+      ) : (
+        'Verified if redirected to HTTPS'
+      ),
     ],
   ];
   return (
