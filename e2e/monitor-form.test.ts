@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
-import { launchBrowser, screenshotPath, webDist } from './support/browser.js';
+import { launchBrowser, screenshotPath, signIn, webDist } from './support/browser.js';
 
 describe('the monitor form in a browser', () => {
   let browser: Browser;
@@ -18,7 +18,9 @@ describe('the monitor form in a browser', () => {
   });
 
   async function open(width: number, height: number, colorScheme: 'light' | 'dark' = 'light') {
-    page = await browser.newPage({ viewport: { width, height }, colorScheme });
+    const context = await browser.newContext({ viewport: { width, height }, colorScheme });
+    await signIn(context, app.url, app.owner.email, app.owner.password);
+    page = await context.newPage();
     await page.goto(`${app.url}/monitors/new`);
   }
 
@@ -42,7 +44,9 @@ describe('the monitor form in a browser', () => {
     expect(await page.getByText('Give the monitor a name').count()).toBeGreaterThan(0);
     await page.screenshot({ path: screenshotPath('form-errors'), fullPage: true });
 
-    const list = await (await fetch(`${app.url}/api/v1/monitors`)).json();
+    const list = await (
+      await fetch(`${app.url}/api/v1/monitors`, { headers: app.owner.headers })
+    ).json();
     expect(list.items).toEqual([]);
     await page.close();
   });
@@ -50,7 +54,7 @@ describe('the monitor form in a browser', () => {
   it('renders escaped text, never markup, for what users typed', async () => {
     const res = await fetch(`${app.url}/api/v1/monitors`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...app.owner.headers },
       body: JSON.stringify({
         type: 'http',
         name: '<img src=x onerror="window.__xss=1">',

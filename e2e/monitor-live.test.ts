@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
 import { startTargetServer, type TargetServer } from '../server/test/fixtures/target-server.js';
-import { launchBrowser, screenshotPath, webDist } from './support/browser.js';
+import { launchBrowser, screenshotPath, signIn, webDist } from './support/browser.js';
 
 /** The acceptance path in real Chromium: form → live dashboard → target stops → down, no reload. */
 describe('a monitor from form to live dashboard', () => {
@@ -16,7 +16,9 @@ describe('a monitor from form to live dashboard', () => {
     target = await startTargetServer();
     app = await startTestApp({ engine: 'sqlite', scheduler: true, listen: true, webDist });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await signIn(context, app.url, app.owner.email, app.owner.password);
+    page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   });

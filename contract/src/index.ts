@@ -4,3 +4,5 @@ export * from './stats.js';
 export * from './status-codes.js';
 export * from './monitors.js';
 export * from './events.js';
+export * from './auth.js';
+export * from './common-passwords.js';

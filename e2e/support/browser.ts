@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const webDist = path.join(repoRoot, 'web/dist');
@@ -31,4 +31,28 @@ export async function launchBrowser(): Promise<Browser> {
 export function screenshotPath(name: string): string {
   fs.mkdirSync(shots, { recursive: true });
   return path.join(shots, `${name}.png`);
+}
+
+/**
+ * Signs a browser context in through the real login endpoint and hands it the session cookie,
+ * as a person signing in would end up.
+ */
+export async function signIn(
+  context: BrowserContext,
+  baseUrl: string,
+  email: string,
+  password: string,
+): Promise<void> {
+  const res = await fetch(`${baseUrl}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('pw_session='));
+  if (!cookie) throw new Error('sign-in set no session cookie');
+  const value = cookie.slice('pw_session='.length).split(';')[0] ?? '';
+  await context.addCookies([
+    { name: 'pw_session', value, url: baseUrl, httpOnly: true, sameSite: 'Lax' },
+  ]);
 }

@@ -5,10 +5,14 @@ import type { Logger } from './lib/logger.js';
 import type { EventHub } from './lib/event-hub.js';
 import type { Metrics } from './lib/metrics.js';
 import type { ServiceDeps } from './services/deps.js';
+import { registerAuth } from './http/plugins/auth.js';
 import { registerErrorHandler } from './http/plugins/errors.js';
+import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerSpa } from './http/plugins/spa.js';
 import { ApiRegistry } from './http/route.js';
+import { authRoutes } from './http/routes/api/auth.js';
 import { eventRoutes } from './http/routes/api/events.js';
+import { userRoutes } from './http/routes/api/users.js';
 import { monitorRoutes } from './http/routes/api/monitors.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
 import { healthRoutes } from './http/routes/public/health.js';
@@ -24,6 +28,7 @@ export interface AppDeps {
   metrics: Metrics;
   webDist: string | null;
   bodyLimit?: number;
+  trustProxy?: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -39,6 +44,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     forceCloseConnections: 'idle',
+    trustProxy: deps.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true },
   });
 
@@ -52,11 +58,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandler(app);
+  await registerSecurityHeaders(app);
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+  await registerAuth(app, deps.services);
 
   const api = new ApiRegistry();
   healthRoutes(app, deps.ping);
   metricsRoute(app, deps.metrics);
+  authRoutes(app, api, deps.services);
+  userRoutes(app, api, deps.services);
   monitorRoutes(app, api, deps.services);
   eventRoutes(app, deps.hub);
   openApiRoute(app, api, VERSION);

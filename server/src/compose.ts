@@ -9,6 +9,9 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { EventHub } from './lib/event-hub.js';
 import type { Logger } from './lib/logger.js';
 import { createMetrics } from './lib/metrics.js';
+import { SecretBox } from './lib/crypto.js';
+import { loadSecretKey } from './lib/secret-key.js';
+import { AuthCache } from './services/auth/cache.js';
 
 export interface Pagewatch {
   app: FastifyInstance;
@@ -58,8 +61,18 @@ export async function composePagewatch(
         ...(options.checks ? { options: options.checks } : {}),
       })
     : null;
+  const instanceKey = loadSecretKey(config.secret, config.dataDir);
   const app = await buildApp({
-    services: { repos, hub, clock, trigger: engine },
+    services: {
+      repos,
+      hub,
+      clock,
+      trigger: engine,
+      secrets: new SecretBox(instanceKey),
+      instanceKey,
+      authCache: new AuthCache(),
+    },
+    trustProxy: config.trustProxy,
     hub,
     logger,
     metrics,

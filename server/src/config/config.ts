@@ -51,6 +51,14 @@ const EnvSchema = z.object({
     .url({ error: 'must be a full URL such as https://status.example.com' })
     .optional(),
   PAGEWATCH_WEB_DIST: z.string().optional(),
+  PAGEWATCH_SECRET: z
+    .string()
+    .min(16, 'must be at least 16 characters (use a long random string)')
+    .optional(),
+  PAGEWATCH_TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
 });
 
 export interface Config {
@@ -66,6 +74,10 @@ export interface Config {
   readonly publicUrl: string | undefined;
   /** Folder of the built SPA; null disables serving it (API-only). */
   readonly webDist: string | null;
+  /** Key material for secrets at rest; when unset a key is generated into the data dir. */
+  readonly secret: string | undefined;
+  /** Honour X-Forwarded-For/-Proto from a reverse proxy in front. */
+  readonly trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -103,5 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
     checkConcurrency: e.PAGEWATCH_CHECK_CONCURRENCY,
     publicUrl: e.PAGEWATCH_PUBLIC_URL,
     webDist: e.PAGEWATCH_WEB_DIST ?? defaultWebDist,
+    secret: e.PAGEWATCH_SECRET,
+    trustProxy: e.PAGEWATCH_TRUST_PROXY ?? false,
   });
 }

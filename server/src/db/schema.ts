@@ -75,7 +75,83 @@ export interface StatusFlipsTable {
   message: string | null;
 }
 
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  password_hash: string;
+  role: string;
+  /** AES-256-GCM ciphertext (lib/crypto.ts) of the confirmed TOTP secret. */
+  totp_secret: string | null;
+  /** Ciphertext of a secret being enrolled, until a code confirms it. */
+  totp_pending_secret: string | null;
+  totp_enabled: Generated<number>;
+  /** JSON array of SHA-256 hashes of the unused recovery codes. */
+  recovery_codes: Generated<string>;
+  disabled: Generated<number>;
+  created_at: Millis;
+  updated_at: Millis;
+  last_login_at: Millis | null;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's token: a database leak yields no usable session. */
+  id_hash: string;
+  user_id: number;
+  created_at: Millis;
+  last_seen_at: Millis;
+  expires_at: Millis;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface LoginChallengesTable {
+  id_hash: string;
+  user_id: number;
+  expires_at: Millis;
+  attempts: Generated<number>;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  role: string;
+  user_id: number;
+  created_at: Millis;
+  expires_at: Millis | null;
+  last_used_at: Millis | null;
+  revoked_at: Millis | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  /** `email:<address>` or `ip:<address>`. */
+  subject: string;
+  at: Millis;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  at: Millis;
+  actor_type: string;
+  actor_id: number | null;
+  actor_label: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  ip: string | null;
+  summary: string;
+}
+
 export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_challenges: LoginChallengesTable;
+  api_keys: ApiKeysTable;
+  login_failures: LoginFailuresTable;
+  audit_events: AuditEventsTable;
   monitors: MonitorsTable;
   check_results: CheckResultsTable;
   rollup_hour: RollupHourTable;

@@ -1,6 +1,7 @@
 import { toFieldErrors } from '@pagewatch/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { RequestContext } from '../domain/actor.js';
 import { AppError, validationFailed } from '../lib/errors.js';
 
 /**
@@ -33,6 +34,8 @@ export interface RouteDef<P, Q, B> {
     params: Out<P>;
     query: Out<Q>;
     body: Out<B>;
+    /** Who is asking (set by the auth plugin). */
+    ctx: RequestContext;
     request: FastifyRequest;
     reply: FastifyReply;
   }): Promise<unknown>;
@@ -85,6 +88,7 @@ export class ApiRegistry {
           params: params as Out<P>,
           query: query as Out<Q>,
           body: body as Out<B>,
+          ctx: request.ctx,
           request,
           reply,
         });

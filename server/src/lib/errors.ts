@@ -6,6 +6,8 @@ export class AppError extends Error {
     readonly type: ProblemType,
     message: string,
     readonly errors?: FieldError[],
+    /** Seconds, for rate_limited answers. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -20,3 +22,6 @@ export const validationFailed = (
   message = 'Some fields need attention',
 ): AppError => new AppError('validation_failed', message, errors);
 export const unavailable = (message: string): AppError => new AppError('unavailable', message);
+export const forbidden = (message: string): AppError => new AppError('forbidden', message);
+export const unauthenticated = (message = 'Sign in to continue'): AppError =>
+  new AppError('unauthenticated', message);

@@ -1,6 +1,8 @@
 import type { Repositories } from '../db/repositories/index.js';
 import type { Clock } from '../lib/clock.js';
+import type { SecretBox } from '../lib/crypto.js';
 import type { EventHub } from '../lib/event-hub.js';
+import type { AuthCache } from './auth/cache.js';
 
 /** Asks the check engine to run a monitor now; absent when this process runs no scheduler. */
 export interface CheckTrigger {
@@ -12,4 +14,9 @@ export interface ServiceDeps {
   hub: EventHub;
   clock: Clock;
   trigger: CheckTrigger | null;
+  /** Encrypts secrets at rest with the instance key. */
+  secrets: SecretBox;
+  /** Key for values derived from session ids (CSRF tokens). */
+  instanceKey: Buffer;
+  authCache: AuthCache;
 }

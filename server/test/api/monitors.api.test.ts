@@ -19,13 +19,13 @@ describe.each(engines)('monitors API on %s', (engine) => {
   afterAll(async () => t.stop());
 
   async function create(body: Record<string, unknown> = valid) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/monitors', ...json(body) });
+    const res = await t.inject({ method: 'POST', url: '/api/v1/monitors', ...json(body) });
     expect(res.statusCode, res.body).toBe(201);
     return Monitor.parse(res.json());
   }
 
   it('creates a monitor with defaults from SPEC §9 and a Location header', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/monitors', ...json(valid) });
+    const res = await t.inject({ method: 'POST', url: '/api/v1/monitors', ...json(valid) });
     expect(res.statusCode).toBe(201);
     const m = Monitor.parse(res.json());
     expect(res.headers.location).toBe(`/api/v1/monitors/${m.id}`);
@@ -47,24 +47,24 @@ describe.each(engines)('monitors API on %s', (engine) => {
 
   it('reads, replaces and deletes a monitor', async () => {
     const m = await create();
-    const got = await t.app.inject({ url: `/api/v1/monitors/${m.id}` });
+    const got = await t.inject({ url: `/api/v1/monitors/${m.id}` });
     expect(Monitor.parse(got.json())).toEqual(m);
-    const put = await t.app.inject({
+    const put = await t.inject({
       method: 'PUT',
       url: `/api/v1/monitors/${m.id}`,
       ...json({ ...valid, name: 'Renamed', interval: 30, tags: ['prod'] }),
     });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toMatchObject({ name: 'Renamed', interval: 30, tags: ['prod'] });
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/monitors/${m.id}` });
+    const del = await t.inject({ method: 'DELETE', url: `/api/v1/monitors/${m.id}` });
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
-    expect((await t.app.inject({ url: `/api/v1/monitors/${m.id}` })).statusCode).toBe(404);
+    expect((await t.inject({ url: `/api/v1/monitors/${m.id}` })).statusCode).toBe(404);
   });
 
   it('lists monitors with counts by status', async () => {
     const m = await create({ ...valid, name: 'Listed' });
-    const res = await t.app.inject({ url: '/api/v1/monitors' });
+    const res = await t.inject({ url: '/api/v1/monitors' });
     const list = MonitorList.parse(res.json());
     const row = list.items.find((i) => i.id === m.id);
     expect(row).toMatchObject({
@@ -103,7 +103,7 @@ describe.each(engines)('monitors API on %s', (engine) => {
         flip: null,
       },
     ]);
-    const list = MonitorList.parse((await t.app.inject({ url: '/api/v1/monitors' })).json());
+    const list = MonitorList.parse((await t.inject({ url: '/api/v1/monitors' })).json());
     expect(list.items.find((i) => i.id === m.id)).toMatchObject({
       status: 'up',
       uptime24h: 50,
@@ -114,12 +114,12 @@ describe.each(engines)('monitors API on %s', (engine) => {
       ],
     });
     const page = CheckPage.parse(
-      (await t.app.inject({ url: `/api/v1/monitors/${m.id}/checks?limit=1` })).json(),
+      (await t.inject({ url: `/api/v1/monitors/${m.id}/checks?limit=1` })).json(),
     );
     expect(page.items).toHaveLength(1);
     expect(page.nextCursor).not.toBeNull();
     const stats = MonitorStats.parse(
-      (await t.app.inject({ url: `/api/v1/monitors/${m.id}/stats?window=24h` })).json(),
+      (await t.inject({ url: `/api/v1/monitors/${m.id}/stats?window=24h` })).json(),
     );
     expect(stats).toMatchObject({
       window: '24h',
@@ -134,22 +134,22 @@ describe.each(engines)('monitors API on %s', (engine) => {
 
   it('pauses and resumes', async () => {
     const m = await create();
-    const paused = await t.app.inject({ method: 'POST', url: `/api/v1/monitors/${m.id}/pause` });
+    const paused = await t.inject({ method: 'POST', url: `/api/v1/monitors/${m.id}/pause` });
     expect(paused.json()).toMatchObject({ paused: true, status: 'paused' });
-    const resumed = await t.app.inject({ method: 'POST', url: `/api/v1/monitors/${m.id}/resume` });
+    const resumed = await t.inject({ method: 'POST', url: `/api/v1/monitors/${m.id}/resume` });
     expect(resumed.json()).toMatchObject({ paused: false, status: 'pending' });
   });
 
   it('refuses check-now on a paused monitor, and says so when no scheduler runs here', async () => {
     const m = await create({ ...valid, paused: true });
-    const paused = await t.app.inject({
+    const paused = await t.inject({
       method: 'POST',
       url: `/api/v1/monitors/${m.id}/check-now`,
     });
     expect(paused.statusCode).toBe(409);
     expect(paused.json()).toMatchObject({ type: 'conflict' });
-    await t.app.inject({ method: 'POST', url: `/api/v1/monitors/${m.id}/resume` });
-    const noScheduler = await t.app.inject({
+    await t.inject({ method: 'POST', url: `/api/v1/monitors/${m.id}/resume` });
+    const noScheduler = await t.inject({
       method: 'POST',
       url: `/api/v1/monitors/${m.id}/check-now`,
     });
@@ -164,7 +164,7 @@ describe.each(engines)('monitors API on %s', (engine) => {
       payload: string,
       contentType = 'application/json',
     ) {
-      const res = await t.app.inject({
+      const res = await t.inject({
         method,
         url,
         payload,
@@ -175,8 +175,8 @@ describe.each(engines)('monitors API on %s', (engine) => {
     }
 
     it('names every invalid field with a message in plain words', async () => {
-      const before = MonitorList.parse((await t.app.inject({ url: '/api/v1/monitors' })).json())
-        .items.length;
+      const before = MonitorList.parse((await t.inject({ url: '/api/v1/monitors' })).json()).items
+        .length;
       const { status, body } = await problem(
         'POST',
         '/api/v1/monitors',
@@ -209,7 +209,7 @@ describe.each(engines)('monitors API on %s', (engine) => {
       );
       expect(byPath.url).toMatch(/http/);
       expect(
-        MonitorList.parse((await t.app.inject({ url: '/api/v1/monitors' })).json()).items,
+        MonitorList.parse((await t.inject({ url: '/api/v1/monitors' })).json()).items,
       ).toHaveLength(before);
     });
 
@@ -243,7 +243,7 @@ describe.each(engines)('monitors API on %s', (engine) => {
         detail: 'The body is not valid JSON',
       });
       expect((await problem('POST', '/api/v1/monitors', '', 'text/plain')).status).toBe(400);
-      const none = await t.app.inject({ method: 'POST', url: '/api/v1/monitors' });
+      const none = await t.inject({ method: 'POST', url: '/api/v1/monitors' });
       expect(none.statusCode).toBe(400);
     });
 
@@ -259,7 +259,7 @@ describe.each(engines)('monitors API on %s', (engine) => {
 
     it('answers 404 problems for unknown monitors, ids and API paths', async () => {
       for (const url of ['/api/v1/monitors/999999', '/api/v1/monitors/abc', '/api/v1/nope']) {
-        const res = await t.app.inject({ url });
+        const res = await t.inject({ url });
         expect(res.statusCode, url).toBe(404);
         expect(res.json()).toMatchObject({ type: 'not_found' });
       }
@@ -267,29 +267,29 @@ describe.each(engines)('monitors API on %s', (engine) => {
 
     it('rejects unknown query parameters and windows', async () => {
       const m = await create();
-      const res = await t.app.inject({ url: `/api/v1/monitors/${m.id}/stats?window=1y` });
+      const res = await t.inject({ url: `/api/v1/monitors/${m.id}/stats?window=1y` });
       expect(res.statusCode).toBe(400);
       expect(res.json().errors[0].path).toBe('window');
     });
   });
 
   it('answers health and readiness', async () => {
-    expect((await t.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
-    expect((await t.app.inject({ url: '/readyz' })).json()).toEqual({
+    expect((await t.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await t.inject({ url: '/readyz' })).json()).toEqual({
       status: 'ok',
       database: 'ok',
     });
   });
 
   it('tags every response with a request id, echoing a sane incoming one', async () => {
-    const res = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    const res = await t.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
     expect(res.headers['x-request-id']).toBe('abc-123');
-    const fresh = await t.app.inject({ url: '/healthz', headers: { 'x-request-id': 'bad id\n' } });
+    const fresh = await t.inject({ url: '/healthz', headers: { 'x-request-id': 'bad id\n' } });
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('publishes an OpenAPI 3.1 document covering every API route with its access rule', async () => {
-    const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const doc = (await t.inject({ url: '/api/v1/openapi.json' })).json();
     expect(doc.openapi).toBe('3.1.0');
     const ops = Object.entries(
       doc.paths as Record<string, Record<string, { 'x-access': string }>>,

@@ -8,9 +8,11 @@ import { startTargetServer, type TargetServer } from '../fixtures/target-server.
 async function post(t: TestApp, url: string, body?: unknown) {
   const res = await fetch(`${t.url}${url}`, {
     method: 'POST',
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    headers: {
+      ...t.owner.headers,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, body: await res.json() };
 }
@@ -30,7 +32,7 @@ describe.each(engines)('live checks on %s', (engine) => {
   });
 
   it('checks a new monitor at once, then reports up → down → up live, and keeps that history', async () => {
-    const stream = await openEventStream(t.url);
+    const stream = await openEventStream(t.url, undefined, t.owner.headers);
     try {
       const created = await post(t, '/api/v1/monitors', {
         type: 'http',
@@ -71,13 +73,17 @@ describe.each(engines)('live checks on %s', (engine) => {
       );
 
       // The writer commits before it publishes, so what SSE said is what the API reads.
-      const list = MonitorList.parse(await (await fetch(`${t.url}/api/v1/monitors`)).json());
+      const list = MonitorList.parse(
+        await (await fetch(`${t.url}/api/v1/monitors`, { headers: t.owner.headers })).json(),
+      );
       expect(list.items.find((m) => m.id === id)).toMatchObject({
         status: 'up',
         recent: [{ outcome: 'up' }, { outcome: 'down' }, { outcome: 'down' }, { outcome: 'up' }],
       });
       const checks = CheckPage.parse(
-        await (await fetch(`${t.url}/api/v1/monitors/${id}/checks`)).json(),
+        await (
+          await fetch(`${t.url}/api/v1/monitors/${id}/checks`, { headers: t.owner.headers })
+        ).json(),
       );
       expect(checks.items.map((c) => c.outcome)).toEqual(['up', 'down', 'down', 'up']);
       expect(checks.items[0]?.phases.ttfb).toBeGreaterThan(0);
@@ -88,7 +94,7 @@ describe.each(engines)('live checks on %s', (engine) => {
   });
 
   it('resumes an event stream from Last-Event-ID without losing events', async () => {
-    const first = await openEventStream(t.url);
+    const first = await openEventStream(t.url, undefined, t.owner.headers);
     const created = await post(t, '/api/v1/monitors', {
       type: 'http',
       name: 'Resume',
@@ -102,7 +108,7 @@ describe.each(engines)('live checks on %s', (engine) => {
 
     // Events published while no client is connected…
     await post(t, `/api/v1/monitors/${id}/pause`);
-    const resumed = await openEventStream(t.url, seen.id ?? undefined);
+    const resumed = await openEventStream(t.url, seen.id ?? undefined, t.owner.headers);
     try {
       // …arrive on reconnect, in order, and nothing from before the given id is repeated.
       await resumed.waitFor(
@@ -115,7 +121,7 @@ describe.each(engines)('live checks on %s', (engine) => {
   });
 
   it('tells a client whose Last-Event-ID is unknown (e.g. from before a restart) to reload', async () => {
-    const stream = await openEventStream(t.url, 'deadbeef-5');
+    const stream = await openEventStream(t.url, 'deadbeef-5', t.owner.headers);
     try {
       await stream.waitFor((e) => e.kind === 'reset', 2000);
     } finally {
@@ -124,7 +130,7 @@ describe.each(engines)('live checks on %s', (engine) => {
   });
 
   it('records failures precisely: a refused port is connect_refused with no latency', async () => {
-    const stream = await openEventStream(t.url);
+    const stream = await openEventStream(t.url, undefined, t.owner.headers);
     try {
       const created = await post(t, '/api/v1/monitors', {
         type: 'http',

@@ -1,11 +1,36 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Role } from '@pagewatch/contract';
 import pino from 'pino';
 import type { Config } from '../../src/config/config.js';
 import { composePagewatch, type ComposeOptions, type Pagewatch } from '../../src/compose.js';
+import { repositories } from '../../src/db/repositories/index.js';
+import { randomBase62, sha256 } from '../../src/lib/crypto.js';
+import { hashPassword } from '../../src/lib/passwords.js';
 import { testTarget } from './engines.js';
+
+export const OWNER = {
+  email: 'owner@example.com',
+  name: 'Olive Owner',
+  password: 'correct horse battery staple',
+};
+
+export interface Identity {
+  userId: number;
+  email: string;
+  password: string;
+  /** `Authorization: Bearer …` header of an API key with this role. */
+  headers: { authorization: string };
+}
 
 export interface TestApp extends Pagewatch {
   /** Base URL once `listen` was asked for. */
   url: string;
+  /** The owner created at start (unless `setup: false`), with an owner API key. */
+  owner: Identity;
+  /** `app.inject` as the owner's API key, unless the options carry their own authorization. */
+  inject(options: InjectOptions | string): Promise<LightMyRequestResponse>;
+  /** A new person with this role and an API key of theirs. */
+  identity(role: Role, email?: string): Promise<Identity>;
   stop(): Promise<void>;
 }
 
@@ -15,7 +40,11 @@ export interface TestAppOptions extends ComposeOptions {
   scheduler?: boolean;
   listen?: boolean;
   webDist?: string | null;
+  /** Create the owner account at start (default true). */
+  setup?: boolean;
 }
+
+let seq = 0;
 
 /** A whole Pagewatch on its own database, as main.ts composes it. */
 export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
@@ -30,22 +59,65 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     checkConcurrency: 100,
     publicUrl: undefined,
     webDist: options.webDist ?? null,
+    secret: 'test-instance-secret-0123456789abcdef',
+    trustProxy: false,
   };
   const pgSchema = t.target.kind === 'postgres' ? t.target.schema : undefined;
+  const { engine: _e, scheduler: _s, listen: _l, webDist: _w, setup = true, ...compose } = options;
   const pw = await composePagewatch(
     config,
     pino({ level: process.env.PAGEWATCH_TEST_LOG ?? 'silent' }),
     {
-      ...options,
+      ...compose,
       ...(pgSchema ? { pgSchema } : {}),
     },
   );
+  const repos = repositories(pw.database);
+
+  async function identity(
+    role: Role,
+    email = `${role}-${++seq}@example.com`,
+    password = OWNER.password,
+  ): Promise<Identity> {
+    const now = Date.now();
+    const user = await repos.users.insert(
+      { email, name: `${role} ${seq}`, role, passwordHash: await hashPassword(password) },
+      now,
+    );
+    const secret = `pw_${randomBase62(40)}`;
+    await repos.apiKeys.insert(
+      {
+        name: `${role} key`,
+        prefix: secret.slice(0, 10),
+        keyHash: sha256(secret),
+        role,
+        userId: user.id,
+        expiresAt: null,
+      },
+      now,
+    );
+    return { userId: user.id, email, password, headers: { authorization: `Bearer ${secret}` } };
+  }
+
+  const owner = setup
+    ? await identity('owner', OWNER.email, OWNER.password)
+    : ({ userId: 0, email: '', password: '', headers: { authorization: '' } });
   let url = '';
   if (options.listen) url = await pw.app.listen({ port: 0, host: '127.0.0.1' });
   if (options.scheduler) await pw.startRoles();
   return {
     ...pw,
     url,
+    owner,
+    identity,
+    inject: (opts) => {
+      const o = typeof opts === 'string' ? { url: opts } : opts;
+      const headers = { ...(o.headers ?? {}) };
+      if (!('authorization' in headers) && !('cookie' in headers) && owner.headers.authorization)
+        headers.authorization = owner.headers.authorization;
+      if (headers.authorization === '') delete headers.authorization;
+      return pw.app.inject({ ...o, headers });
+    },
     stop: async () => {
       await pw.close();
       await t.cleanup();

@@ -13,10 +13,14 @@ export interface EventStream {
 }
 
 /** A real SSE client over fetch, parsing frames as a browser's EventSource would. */
-export async function openEventStream(baseUrl: string, lastEventId?: string): Promise<EventStream> {
+export async function openEventStream(
+  baseUrl: string,
+  lastEventId?: string,
+  headers: Record<string, string> = {},
+): Promise<EventStream> {
   const abort = new AbortController();
   const res = await fetch(`${baseUrl}/api/v1/events`, {
-    headers: lastEventId ? { 'last-event-id': lastEventId } : {},
+    headers: { ...headers, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
     signal: abort.signal,
   });
   if (!res.ok || !res.body) throw new Error(`event stream answered ${res.status}`);

@@ -114,14 +114,50 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
 }
 
+// The session's CSRF token: read from /auth/me (or a sign-in answer), sent on every write.
+let csrfToken: string | null = null;
+
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+// Public sign-in calls carry no session yet, so they need no token.
+const NO_SESSION_PATHS = ['/auth/login', '/auth/login/totp', '/auth/setup'];
+
+async function currentCsrfToken(): Promise<string | null> {
+  if (csrfToken) return csrfToken;
+  try {
+    const response = await fetch(`${BASE}/auth/me`, {
+      headers: { accept: 'application/json' },
+      credentials: 'same-origin',
+    });
+    if (response.ok) {
+      const body: unknown = await response.json();
+      if (isRecord(body) && typeof body.csrfToken === 'string') csrfToken = body.csrfToken;
+    }
+  } catch {
+    // The write itself will report the network failure.
+  }
+  return csrfToken;
+}
+
 /** Calls the Pagewatch API; resolves with the JSON body (undefined for 202/204) or throws ApiError. */
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  options: RequestOptions = {},
+  retried = false,
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const method = options.method ?? 'GET';
+  if (method !== 'GET' && !NO_SESSION_PATHS.includes(path)) {
+    const token = await currentCsrfToken();
+    if (token) headers['x-csrf-token'] = token;
+  }
   let response: Response;
   try {
     response = await fetch(BASE + path, {
-      method: options.method ?? 'GET',
+      method,
       headers,
       body: options.body === undefined ? null : JSON.stringify(options.body),
       signal: options.signal ?? null,
@@ -136,7 +172,15 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
       detail: 'Check your connection; the request will work again once the server is reachable.',
     });
   }
-  if (!response.ok) throw await toApiError(response);
+  if (!response.ok) {
+    const error = await toApiError(response);
+    // A token from before a sign-in or a session change: fetch the current one and try once more.
+    if (error.kind === 'forbidden' && /csrf/i.test(error.detail ?? '') && !retried) {
+      csrfToken = null;
+      return api<T>(path, options, true);
+    }
+    throw error;
+  }
   if (response.status === 204 || response.status === 202) return undefined as T;
   const text = await response.text();
   if (text === '') return undefined as T;

@@ -1,11 +1,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Engine } from '../database.js';
 import { initial } from './001-initial.js';
+import { accounts } from './002-accounts.js';
 
 /** Migrations are code, listed in order, so a bundled build needs no folder scan. */
 function migrations(engine: Engine): Record<string, Migration> {
   return {
     '001-initial': initial(engine),
+    '002-accounts': accounts(engine),
   };
 }
 

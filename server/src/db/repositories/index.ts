@@ -1,11 +1,21 @@
 import type { Database } from '../database.js';
+import { apiKeysRepository } from './api-keys.js';
+import { auditRepository } from './audit.js';
+import { loginFailuresRepository } from './login-failures.js';
 import { monitorsRepository } from './monitors.js';
 import { resultsRepository } from './results.js';
+import { sessionsRepository } from './sessions.js';
+import { usersRepository } from './users.js';
 
 export function repositories(database: Database) {
   return {
     monitors: monitorsRepository(database.db),
     results: resultsRepository(database.db, database.engine),
+    users: usersRepository(database.db),
+    sessions: sessionsRepository(database.db),
+    apiKeys: apiKeysRepository(database.db),
+    loginFailures: loginFailuresRepository(database.db),
+    audit: auditRepository(database.db),
   };
 }
 

@@ -61,6 +61,8 @@ function classify(err: FastifyError): { type: ProblemType; detail?: string } {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.retryAfterSeconds !== undefined)
+        void reply.header('retry-after', String(err.retryAfterSeconds));
       return sendProblem(
         reply,
         request,

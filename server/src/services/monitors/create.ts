@@ -1,12 +1,22 @@
 import type { MonitorInput } from '@pagewatch/contract';
+import type { RequestContext } from '../../domain/actor.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
+import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 
 export async function createMonitor(
   deps: ServiceDeps,
+  ctx: RequestContext,
   input: MonitorInput,
 ): Promise<MonitorRecord> {
   const monitor = await deps.repos.monitors.insert(input, deps.clock.now());
+  await audit(
+    deps,
+    ctx,
+    'monitor.created',
+    { type: 'monitor', id: monitor.id },
+    `Created ${monitor.type} monitor "${monitor.name}"`,
+  );
   deps.hub.publish({ kind: 'monitor', change: 'created', monitorId: monitor.id });
   return monitor;
 }

@@ -1,11 +1,23 @@
 import type { MonitorInput } from '@pagewatch/contract';
+import type { RequestContext } from '../../domain/actor.js';
 import { splitInput, type MonitorRecord } from '../../domain/monitor.js';
 import { notFound } from '../../lib/errors.js';
+import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
+
+/** Names of the fields whose value differs; values stay out of the audit log (headers hold secrets). */
+function changedFields(before: MonitorRecord, input: MonitorInput): string[] {
+  const { common, settings } = splitInput(input);
+  const was: Record<string, unknown> = { ...before, ...before.settings };
+  return Object.entries({ ...common, ...settings })
+    .filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(was[key]))
+    .map(([key]) => key);
+}
 
 /** Replaces a monitor's definition; pointing it elsewhere starts its status over. */
 export async function updateMonitor(
   deps: ServiceDeps,
+  ctx: RequestContext,
   id: number,
   input: MonitorInput,
 ): Promise<MonitorRecord> {
@@ -16,6 +28,14 @@ export async function updateMonitor(
     before.type !== input.type || JSON.stringify(before.settings) !== JSON.stringify(settings);
   const monitor = await deps.repos.monitors.replace(id, input, deps.clock.now(), retargeted);
   if (!monitor) throw notFound('Monitor');
+  const changed = changedFields(before, input);
+  await audit(
+    deps,
+    ctx,
+    'monitor.updated',
+    { type: 'monitor', id },
+    `Updated "${monitor.name}": ${changed.join(', ') || 'no change'}`,
+  );
   deps.hub.publish({ kind: 'monitor', change: 'updated', monitorId: id });
   return monitor;
 }

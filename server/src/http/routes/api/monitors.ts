@@ -48,8 +48,8 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     summary: 'Create a monitor; it is checked right away',
     body: MonitorInput,
     responses: { 201: Monitor },
-    handler: async ({ body, reply }) => {
-      const monitor = await createMonitor(deps, body);
+    handler: async ({ body, reply, ctx }) => {
+      const monitor = await createMonitor(deps, ctx, body);
       void reply.header('location', `${base}/${monitor.id}`);
       return presentMonitor(monitor);
     },
@@ -75,7 +75,8 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     params: MonitorIdParams,
     body: MonitorInput,
     responses: { 200: Monitor },
-    handler: async ({ params, body }) => presentMonitor(await updateMonitor(deps, params.id, body)),
+    handler: async ({ params, body, ctx }) =>
+      presentMonitor(await updateMonitor(deps, ctx, params.id, body)),
   });
 
   api.add(app, {
@@ -86,7 +87,7 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     summary: 'Delete a monitor and its history',
     params: MonitorIdParams,
     responses: { 204: null },
-    handler: async ({ params }) => removeMonitor(deps, params.id),
+    handler: async ({ params, ctx }) => removeMonitor(deps, ctx, params.id),
   });
 
   for (const [verb, paused] of [
@@ -101,8 +102,8 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
       summary: paused ? 'Stop checking a monitor' : 'Start checking a paused monitor again',
       params: MonitorIdParams,
       responses: { 200: Monitor },
-      handler: async ({ params }) =>
-        presentMonitor(await setMonitorPaused(deps, params.id, paused)),
+      handler: async ({ params, ctx }) =>
+        presentMonitor(await setMonitorPaused(deps, ctx, params.id, paused)),
     });
   }
 

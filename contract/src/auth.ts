@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { isCommonPassword } from './common-passwords.js';
+
+export const roles = ['viewer', 'editor', 'admin', 'owner'] as const;
+export const Role = z.enum(roles);
+export type Role = z.infer<typeof Role>;
+
+/** Higher can do everything lower can (SPEC §6). */
+export const roleRank: Record<Role, number> = { viewer: 1, editor: 2, admin: 3, owner: 4 };
+export const atLeast = (role: Role, needed: Role): boolean => roleRank[role] >= roleRank[needed];
+
+// RFC 5321: local part ≤ 64, whole address ≤ 254 octets.
+export const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'Email addresses are at most 254 characters')
+  .refine(
+    (v) => /^[^\s@]{1,64}@[^\s@]+\.[^\s@.]+$/.test(v),
+    'Enter an email address such as ana@example.com',
+  );
+
+export const NewPassword = z
+  .string()
+  .min(10, 'Use at least 10 characters')
+  .max(1024, 'Passwords are limited to 1,024 characters')
+  .refine((v) => !isCommonPassword(v), 'This password is too common; choose another');
+
+export const TotpCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'Enter the 6-digit code from your app');
+
+const Name = z
+  .string()
+  .trim()
+  .min(1, 'Enter a name')
+  .max(100, 'Names are limited to 100 characters');
+
+export const SetupInput = z.strictObject({ email: Email, name: Name, password: NewPassword });
+export type SetupInput = z.infer<typeof SetupInput>;
+
+export const LoginInput = z.strictObject({
+  email: z.string().trim().toLowerCase().min(1, 'Enter your email').max(254),
+  password: z.string().min(1, 'Enter your password').max(1024),
+});
+export type LoginInput = z.infer<typeof LoginInput>;
+
+export const LoginTotpInput = z.strictObject({
+  challenge: z.string().min(1).max(200),
+  /** A 6-digit TOTP code, or one of the recovery codes. */
+  code: z.string().trim().min(6, 'Enter the 6-digit code').max(32),
+});
+
+export const Me = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  name: z.string(),
+  role: Role,
+  totpEnabled: z.boolean(),
+  createdAt: z.iso.datetime(),
+  lastLoginAt: z.iso.datetime().nullable(),
+});
+export type Me = z.infer<typeof Me>;
+
+export const Session = z.object({
+  user: Me,
+  /** Send as `X-CSRF-Token` on every state-changing request made with the session cookie. */
+  csrfToken: z.string(),
+});
+export type Session = z.infer<typeof Session>;
+
+export const LoginResult = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('signed_in'), session: Session }),
+  z.object({ status: z.literal('totp_required'), challenge: z.string() }),
+]);
+export type LoginResult = z.infer<typeof LoginResult>;
+
+export const AuthStatus = z.object({
+  /** True until the owner account exists: every page leads to /setup. */
+  setupRequired: z.boolean(),
+});
+export type AuthStatus = z.infer<typeof AuthStatus>;
+
+export const PasswordChange = z.strictObject({
+  current: z.string().min(1, 'Enter your current password').max(1024),
+  next: NewPassword,
+});
+
+export const TotpEnrolment = z.object({
+  secret: z.string(),
+  otpauthUrl: z.string(),
+  /** SVG markup of the QR code for otpauthUrl. */
+  qrSvg: z.string(),
+});
+export type TotpEnrolment = z.infer<typeof TotpEnrolment>;
+
+export const TotpConfirm = z.strictObject({ code: TotpCode });
+export const RecoveryCodes = z.object({ recoveryCodes: z.array(z.string()) });
+export const TotpDisable = z.strictObject({
+  password: z.string().min(1).max(1024),
+  code: z.string().trim().min(6).max(32),
+});
+
+export const User = Me.extend({ disabled: z.boolean() });
+export type User = z.infer<typeof User>;
+
+export const UserCreate = z.strictObject({
+  email: Email,
+  name: Name,
+  role: Role,
+  password: NewPassword,
+});
+export type UserCreate = z.infer<typeof UserCreate>;
+
+export const UserUpdate = z.strictObject({
+  name: Name.optional(),
+  role: Role.optional(),
+  disabled: z.boolean().optional(),
+});
+export type UserUpdate = z.infer<typeof UserUpdate>;
+
+export const PasswordReset = z.strictObject({ password: NewPassword });
+
+export const UserIdParams = z.strictObject({ id: z.coerce.number().int().positive() });
+
+export const ApiKeyInput = z.strictObject({
+  name: Name,
+  role: Role,
+  /** ISO time after which the key stops working; null never expires. */
+  expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
+});
+export type ApiKeyInput = z.input<typeof ApiKeyInput>;
+
+export const ApiKey = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** The first characters of the key, enough to recognise it. */
+  prefix: z.string(),
+  role: Role,
+  createdBy: z.object({ id: z.number().int(), name: z.string() }),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
+  lastUsedAt: z.iso.datetime().nullable(),
+});
+export type ApiKey = z.infer<typeof ApiKey>;
+
+export const ApiKeyCreated = z.object({
+  apiKey: ApiKey,
+  /** The whole key, shown this once; only its hash is stored. */
+  secret: z.string(),
+});
+
+export const AuditEvent = z.object({
+  id: z.number().int(),
+  at: z.iso.datetime(),
+  actor: z.object({
+    type: z.enum(['user', 'api_key', 'system', 'anonymous']),
+    id: z.number().int().nullable(),
+    label: z.string(),
+  }),
+  action: z.string(),
+  target: z.object({ type: z.string(), id: z.string().nullable() }).nullable(),
+  ip: z.string().nullable(),
+  summary: z.string(),
+});
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+export const AuditPage = z.object({
+  items: z.array(AuditEvent),
+  nextCursor: z.number().int().nullable(),
+});
+export const AuditQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  before: z.coerce.number().int().positive().optional(),
+  action: z.string().max(100).optional(),
+});

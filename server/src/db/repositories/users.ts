@@ -1,0 +1,176 @@
+import type { Role } from '@pagewatch/contract';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, UsersTable } from '../schema.js';
+
+const columns = [
+  'id',
+  'email',
+  'name',
+  'password_hash',
+  'role',
+  'totp_secret',
+  'totp_pending_secret',
+  'totp_enabled',
+  'recovery_codes',
+  'disabled',
+  'created_at',
+  'last_login_at',
+] as const;
+
+type Row = Pick<Selectable<UsersTable>, (typeof columns)[number]>;
+
+export interface UserRecord {
+  id: number;
+  email: string;
+  name: string;
+  passwordHash: string;
+  role: Role;
+  totpSecret: string | null;
+  totpPendingSecret: string | null;
+  totpEnabled: boolean;
+  recoveryCodeHashes: string[];
+  disabled: boolean;
+  createdAt: number;
+  lastLoginAt: number | null;
+}
+
+const toRecord = (r: Row): UserRecord => ({
+  id: r.id,
+  email: r.email,
+  name: r.name,
+  passwordHash: r.password_hash,
+  role: r.role as Role,
+  totpSecret: r.totp_secret,
+  totpPendingSecret: r.totp_pending_secret,
+  totpEnabled: r.totp_enabled === 1,
+  recoveryCodeHashes: JSON.parse(r.recovery_codes) as string[],
+  disabled: r.disabled === 1,
+  createdAt: r.created_at,
+  lastLoginAt: r.last_login_at,
+});
+
+export interface UserChanges {
+  name?: string;
+  role?: Role;
+  disabled?: boolean;
+  passwordHash?: string;
+  totpSecret?: string | null;
+  totpPendingSecret?: string | null;
+  totpEnabled?: boolean;
+  recoveryCodeHashes?: string[];
+  lastLoginAt?: number;
+}
+
+export function usersRepository(db: Kysely<DB>) {
+  return {
+    async count(): Promise<number> {
+      const r = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+
+    async countActiveOwners(): Promise<number> {
+      const r = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('role', '=', 'owner')
+        .where('disabled', '=', 0)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+
+    /** Creates the first owner only while there is no user at all, atomically. */
+    async insertFirst(
+      u: { email: string; name: string; passwordHash: string },
+      now: number,
+    ): Promise<UserRecord | null> {
+      return db.transaction().execute(async (trx) => {
+        const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
+        if (existing) return null;
+        const row = await trx
+          .insertInto('users')
+          .values({
+            email: u.email,
+            name: u.name,
+            password_hash: u.passwordHash,
+            role: 'owner',
+            created_at: now,
+            updated_at: now,
+          })
+          .returning(columns)
+          .executeTakeFirstOrThrow();
+        return toRecord(row);
+      });
+    },
+
+    async insert(
+      u: { email: string; name: string; passwordHash: string; role: Role },
+      now: number,
+    ): Promise<UserRecord> {
+      const row = await db
+        .insertInto('users')
+        .values({
+          email: u.email,
+          name: u.name,
+          password_hash: u.passwordHash,
+          role: u.role,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning(columns)
+        .executeTakeFirstOrThrow();
+      return toRecord(row);
+    },
+
+    async findById(id: number): Promise<UserRecord | null> {
+      const row = await db
+        .selectFrom('users')
+        .select(columns)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? toRecord(row) : null;
+    },
+
+    async findByEmail(email: string): Promise<UserRecord | null> {
+      const row = await db
+        .selectFrom('users')
+        .select(columns)
+        .where('email', '=', email.toLowerCase())
+        .executeTakeFirst();
+      return row ? toRecord(row) : null;
+    },
+
+    async list(): Promise<UserRecord[]> {
+      return (await db.selectFrom('users').select(columns).orderBy('id').execute()).map(toRecord);
+    },
+
+    async update(id: number, c: UserChanges, now: number): Promise<UserRecord | null> {
+      const row = await db
+        .updateTable('users')
+        .set({
+          updated_at: now,
+          ...(c.name !== undefined ? { name: c.name } : {}),
+          ...(c.role !== undefined ? { role: c.role } : {}),
+          ...(c.disabled !== undefined ? { disabled: c.disabled ? 1 : 0 } : {}),
+          ...(c.passwordHash !== undefined ? { password_hash: c.passwordHash } : {}),
+          ...(c.totpSecret !== undefined ? { totp_secret: c.totpSecret } : {}),
+          ...(c.totpPendingSecret !== undefined
+            ? { totp_pending_secret: c.totpPendingSecret }
+            : {}),
+          ...(c.totpEnabled !== undefined ? { totp_enabled: c.totpEnabled ? 1 : 0 } : {}),
+          ...(c.recoveryCodeHashes !== undefined
+            ? { recovery_codes: JSON.stringify(c.recoveryCodeHashes) }
+            : {}),
+          ...(c.lastLoginAt !== undefined ? { last_login_at: c.lastLoginAt } : {}),
+        })
+        .where('id', '=', id)
+        .returning(columns)
+        .executeTakeFirst();
+      return row ? toRecord(row) : null;
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof usersRepository>;

@@ -1,0 +1,89 @@
+import fastifyCookie from '@fastify/cookie';
+import { atLeast } from '@pagewatch/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  actorRole,
+  anonymousContext,
+  type Actor,
+  type RequestContext,
+} from '../../domain/actor.js';
+import { safeEqual } from '../../lib/crypto.js';
+import { forbidden, unauthenticated } from '../../lib/errors.js';
+import { resolveApiKey } from '../../services/auth/api-key-auth.js';
+import {
+  csrfTokenFor,
+  resolveSession,
+  SESSION_COOKIE,
+  type StartedSession,
+} from '../../services/auth/sessions.js';
+import type { ServiceDeps } from '../../services/deps.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is asking, set for every request before its handler runs. */
+    ctx: RequestContext;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+async function identify(deps: ServiceDeps, request: FastifyRequest): Promise<Actor | null> {
+  const header = request.headers.authorization;
+  if (header) {
+    const [scheme, key] = header.split(' ');
+    return scheme?.toLowerCase() === 'bearer' && key ? resolveApiKey(deps, key.trim()) : null;
+  }
+  const token = request.cookies[SESSION_COOKIE];
+  return token ? resolveSession(deps, token) : null;
+}
+
+/**
+ * The single enforcement point of SPEC §6: each route's declared `access` is checked here,
+ * before any handler or body parsing, so no handler needs its own permission code.
+ */
+export async function registerAuth(app: FastifyInstance, deps: ServiceDeps): Promise<void> {
+  await app.register(fastifyCookie);
+  app.decorateRequest('ctx', null as unknown as RequestContext);
+  app.addHook('onRequest', async (request) => {
+    const userAgent = request.headers['user-agent'] ?? null;
+    request.ctx = anonymousContext(request.ip, userAgent);
+    const access = request.routeOptions.config?.access ?? 'public';
+    if (access === 'public') return;
+    const actor = await identify(deps, request);
+    const role = actor && actorRole(actor);
+    if (!actor || !role) throw unauthenticated();
+    if (!atLeast(role, access))
+      throw forbidden(`This needs the ${access} role or higher; you are ${role}`);
+    // Cookies ride along on cross-site requests; a token only our pages can read proves intent.
+    if (actor.type === 'user' && !SAFE_METHODS.has(request.method)) {
+      const sent = request.headers['x-csrf-token'];
+      if (typeof sent !== 'string' || !safeEqual(sent, csrfTokenFor(deps, actor.sessionHash))) {
+        throw forbidden('The CSRF token is missing or out of date; reload the page and try again');
+      }
+    }
+    request.ctx = { actor, ip: request.ip, userAgent };
+  });
+}
+
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: StartedSession,
+): void {
+  void reply.setCookie(SESSION_COOKIE, session.token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    path: '/',
+    expires: new Date(session.expiresAt),
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.clearCookie(SESSION_COOKIE, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    path: '/',
+  });
+}

@@ -1,0 +1,116 @@
+import {
+  ApiKey,
+  ApiKeyCreated,
+  ApiKeyInput,
+  AuditPage,
+  AuditQuery,
+  PasswordReset,
+  User,
+  UserCreate,
+  UserIdParams,
+  UserUpdate,
+} from '@pagewatch/contract';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../../services/api-keys/manage.js';
+import { listAudit } from '../../../services/audit/list.js';
+import type { ServiceDeps } from '../../../services/deps.js';
+import {
+  createUser,
+  listUsers,
+  resetUserPassword,
+  updateUser,
+} from '../../../services/users/manage.js';
+import type { ApiRegistry } from '../../route.js';
+
+/** People, their API keys and the audit log (SPEC §6: admins and owners manage others). */
+export function userRoutes(app: FastifyInstance, api: ApiRegistry, deps: ServiceDeps): void {
+  api.add(app, {
+    method: 'GET',
+    url: '/api/v1/users',
+    access: 'admin',
+    tag: 'users',
+    summary: 'Every account with its role',
+    responses: { 200: z.object({ items: z.array(User) }) },
+    handler: async () => ({ items: await listUsers(deps) }),
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: '/api/v1/users',
+    access: 'admin',
+    tag: 'users',
+    summary: 'Create an account with a role up to your own',
+    body: UserCreate,
+    responses: { 201: User },
+    handler: async ({ body, ctx }) => createUser(deps, ctx, body),
+  });
+
+  api.add(app, {
+    method: 'PATCH',
+    url: '/api/v1/users/:id',
+    access: 'admin',
+    tag: 'users',
+    summary: 'Rename, change the role of, disable or enable an account',
+    params: UserIdParams,
+    body: UserUpdate,
+    responses: { 200: User },
+    handler: async ({ params, body, ctx }) => updateUser(deps, ctx, params.id, body),
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: '/api/v1/users/:id/password',
+    access: 'admin',
+    tag: 'users',
+    summary: 'Set a new password for someone; they are signed out everywhere',
+    params: UserIdParams,
+    body: PasswordReset,
+    responses: { 204: null },
+    handler: async ({ params, body, ctx }) =>
+      resetUserPassword(deps, ctx, params.id, body.password),
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: '/api/v1/api-keys',
+    access: 'viewer',
+    tag: 'api-keys',
+    summary: 'Your API keys (every key, for admins)',
+    responses: { 200: z.object({ items: z.array(ApiKey) }) },
+    handler: async ({ ctx }) => ({ items: await listApiKeys(deps, ctx) }),
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: '/api/v1/api-keys',
+    access: 'viewer',
+    tag: 'api-keys',
+    summary: 'Create an API key with a role up to your own; the key is shown once',
+    body: ApiKeyInput,
+    responses: { 201: ApiKeyCreated },
+    handler: async ({ body, ctx }) => createApiKey(deps, ctx, body),
+  });
+
+  api.add(app, {
+    method: 'DELETE',
+    url: '/api/v1/api-keys/:id',
+    access: 'viewer',
+    tag: 'api-keys',
+    summary: 'Revoke an API key (your own, or any for admins)',
+    params: UserIdParams,
+    responses: { 204: null },
+    handler: async ({ params, ctx }) => revokeApiKey(deps, ctx, params.id),
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: '/api/v1/audit',
+    access: 'admin',
+    tag: 'audit',
+    summary: 'The audit log, newest first',
+    query: AuditQuery,
+    responses: { 200: AuditPage },
+    handler: async ({ query }) => listAudit(deps, query.limit, query.before, query.action),
+  });
+}

@@ -1,0 +1,111 @@
+import type { LoginInput } from '@pagewatch/contract';
+import type { RequestContext } from '../../domain/actor.js';
+import type { UserRecord } from '../../db/repositories/users.js';
+import { randomToken, safeEqual, sha256 } from '../../lib/crypto.js';
+import { unauthenticated } from '../../lib/errors.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import { audit } from '../audit/record.js';
+import type { ServiceDeps } from '../deps.js';
+import { startSession, type StartedSession } from './sessions.js';
+import { assertNotThrottled, recordFailure, subjectsFor } from './throttle.js';
+import { recoveryHash, totpValid } from './totp.js';
+
+const CHALLENGE_MS = 5 * 60_000;
+const CHALLENGE_ATTEMPTS = 5;
+// Same words whatever failed, so the answer does not reveal whether an email exists.
+const WRONG = 'Email or password is incorrect';
+
+export type LoginOutcome =
+  | { status: 'signed_in'; user: UserRecord; session: StartedSession }
+  | { status: 'totp_required'; challenge: string };
+
+export async function login(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  input: LoginInput,
+): Promise<LoginOutcome> {
+  const subjects = subjectsFor(input.email, ctx.ip);
+  await assertNotThrottled(deps, subjects);
+  const user = await deps.repos.users.findByEmail(input.email);
+  const ok = await verifyPassword(
+    user && !user.disabled ? user.passwordHash : null,
+    input.password,
+  );
+  if (!user || !ok) {
+    await recordFailure(deps, subjects);
+    await audit(
+      deps,
+      ctx,
+      'auth.login_failed',
+      user ? { type: 'user', id: user.id } : null,
+      `Failed sign-in for ${input.email}`,
+    );
+    throw unauthenticated(WRONG);
+  }
+  if (user.totpEnabled) {
+    const challenge = randomToken();
+    await deps.repos.sessions.insertChallenge(
+      sha256(challenge),
+      user.id,
+      deps.clock.now() + CHALLENGE_MS,
+    );
+    return { status: 'totp_required', challenge };
+  }
+  await deps.repos.loginFailures.clear(subjects[0]!);
+  await audit(deps, ctx, 'auth.login', { type: 'user', id: user.id }, `Signed in as ${user.email}`);
+  return { status: 'signed_in', user, session: await startSession(deps, user, ctx) };
+}
+
+/** Second step: a TOTP code or a recovery code (spent on use) for a fresh password challenge. */
+export async function loginTotp(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  input: { challenge: string; code: string },
+): Promise<{ user: UserRecord; session: StartedSession }> {
+  const idHash = sha256(input.challenge);
+  const c = await deps.repos.sessions.useChallenge(idHash);
+  const now = deps.clock.now();
+  if (!c || c.expiresAt <= now || c.attempts > CHALLENGE_ATTEMPTS) {
+    if (c) await deps.repos.sessions.removeChallenge(idHash);
+    throw unauthenticated('This sign-in has expired; enter your password again');
+  }
+  const user = await deps.repos.users.findById(c.userId);
+  if (!user || user.disabled || !user.totpEnabled || !user.totpSecret) throw unauthenticated(WRONG);
+  const secret = deps.secrets.open(user.totpSecret);
+  let valid = totpValid(secret, input.code.trim(), now);
+  if (!valid) {
+    const hash = recoveryHash(input.code);
+    const left = user.recoveryCodeHashes.filter((h) => !safeEqual(h, hash));
+    if (left.length < user.recoveryCodeHashes.length) {
+      valid = true;
+      await deps.repos.users.update(user.id, { recoveryCodeHashes: left }, now);
+      await audit(
+        deps,
+        ctx,
+        'auth.recovery_code_used',
+        { type: 'user', id: user.id },
+        `Used a recovery code; ${left.length} left`,
+      );
+    }
+  }
+  if (!valid) {
+    await recordFailure(deps, subjectsFor(user.email, ctx.ip));
+    await audit(
+      deps,
+      ctx,
+      'auth.login_failed',
+      { type: 'user', id: user.id },
+      `Wrong two-factor code for ${user.email}`,
+    );
+    throw unauthenticated('That code is not valid; check your app and try again');
+  }
+  await deps.repos.sessions.removeChallenge(idHash);
+  await audit(
+    deps,
+    ctx,
+    'auth.login',
+    { type: 'user', id: user.id },
+    `Signed in as ${user.email} with two-factor`,
+  );
+  return { user, session: await startSession(deps, user, ctx) };
+}

@@ -1,0 +1,87 @@
+import { createHmac } from 'node:crypto';
+import type { Actor, RequestContext } from '../../domain/actor.js';
+import { randomToken, sha256 } from '../../lib/crypto.js';
+import type { UserRecord } from '../../db/repositories/users.js';
+import type { ServiceDeps } from '../deps.js';
+
+export const SESSION_COOKIE = 'pw_session';
+/** SPEC §9: 30 days absolute, 7 days idle. */
+export const SESSION_ABSOLUTE_MS = 30 * 86_400_000;
+export const SESSION_IDLE_MS = 7 * 86_400_000;
+// Writing last-seen on every request would turn reads into writes.
+const TOUCH_EVERY_MS = 60_000;
+
+export interface StartedSession {
+  token: string;
+  csrfToken: string;
+  expiresAt: number;
+}
+
+export function csrfTokenFor(deps: Pick<ServiceDeps, 'instanceKey'>, sessionHash: string): string {
+  return createHmac('sha256', deps.instanceKey).update(`csrf:${sessionHash}`).digest('base64url');
+}
+
+/** A new session with a fresh random id: called on every sign-in, so ids are never reused. */
+export async function startSession(
+  deps: ServiceDeps,
+  user: UserRecord,
+  ctx: RequestContext,
+): Promise<StartedSession> {
+  const token = randomToken();
+  const idHash = sha256(token);
+  const now = deps.clock.now();
+  const expiresAt = now + SESSION_ABSOLUTE_MS;
+  await deps.repos.sessions.insert({
+    idHash,
+    userId: user.id,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt,
+    ip: ctx.ip,
+    userAgent: ctx.userAgent,
+  });
+  await deps.repos.users.update(user.id, { lastLoginAt: now }, now);
+  return { token, csrfToken: csrfTokenFor(deps, idHash), expiresAt };
+}
+
+/** The signed-in user behind a session cookie, or null when it is unknown, expired, idle or disabled. */
+export async function resolveSession(deps: ServiceDeps, token: string): Promise<Actor | null> {
+  const idHash = sha256(token);
+  const now = deps.clock.now();
+  const cached = deps.authCache.get(`s:${idHash}`, now);
+  if (cached) return cached;
+  const session = await deps.repos.sessions.find(idHash);
+  if (!session) return null;
+  const idleUntil = session.lastSeenAt + SESSION_IDLE_MS;
+  if (session.expiresAt <= now || idleUntil <= now) {
+    await deps.repos.sessions.remove(idHash);
+    return null;
+  }
+  const user = await deps.repos.users.findById(session.userId);
+  if (!user || user.disabled) return null;
+  if (now - session.lastSeenAt > TOUCH_EVERY_MS) await deps.repos.sessions.touch(idHash, now);
+  const actor: Actor = {
+    type: 'user',
+    id: user.id,
+    role: user.role,
+    label: user.email,
+    sessionHash: idHash,
+  };
+  deps.authCache.set(`s:${idHash}`, actor, now, Math.min(session.expiresAt, now + SESSION_IDLE_MS));
+  return actor;
+}
+
+export async function endSession(deps: ServiceDeps, idHash: string): Promise<void> {
+  deps.authCache.delete(`s:${idHash}`);
+  await deps.repos.sessions.remove(idHash);
+}
+
+/** Signs a person out everywhere (but the session given), e.g. after a password or role change. */
+export async function endUserSessions(
+  deps: ServiceDeps,
+  userId: number,
+  except?: string,
+): Promise<void> {
+  deps.authCache.evictUser(userId);
+  await deps.repos.sessions.removeForUser(userId, except);
+}
