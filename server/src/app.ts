@@ -9,7 +9,7 @@ import { registerAuth } from './http/plugins/auth.js';
 import { registerErrorHandler } from './http/plugins/errors.js';
 import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerSpa } from './http/plugins/spa.js';
-import { ApiRegistry } from './http/route.js';
+import { ApiRegistry, type Access } from './http/route.js';
 import { authRoutes } from './http/routes/api/auth.js';
 import { eventRoutes } from './http/routes/api/events.js';
 import { userRoutes } from './http/routes/api/users.js';
@@ -31,6 +31,19 @@ export interface AppDeps {
   trustProxy?: boolean;
 }
 
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with its access rule, for the permission matrix test and audits. */
+    pagewatchRoutes: readonly RegisteredRoute[];
+  }
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the HTTP app without listening, so tests drive it with inject(). */
@@ -49,9 +62,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // Every route must say who may call it (SPEC §6); refusing here beats discovering an open one later.
+  const routes: RegisteredRoute[] = [];
+  app.decorate('pagewatchRoutes', routes);
   app.addHook('onRoute', (route) => {
     if (!route.config?.access)
       throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule`);
+    for (const method of [route.method].flat())
+      routes.push({ method, url: route.url, access: route.config.access });
   });
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
