@@ -37,7 +37,13 @@ const Name = z
   .min(1, 'Enter a name')
   .max(100, 'Names are limited to 100 characters');
 
-export const SetupInput = z.strictObject({ email: Email, name: Name, password: NewPassword });
+export const SetupInput = z.strictObject({
+  email: Email,
+  name: Name,
+  password: NewPassword,
+  /** Printed in the server log at start-up; needed when setting up from another machine. */
+  setupToken: z.string().trim().max(200).optional(),
+});
 export type SetupInput = z.infer<typeof SetupInput>;
 
 export const LoginInput = z.strictObject({
@@ -79,6 +85,8 @@ export type LoginResult = z.infer<typeof LoginResult>;
 export const AuthStatus = z.object({
   /** True until the owner account exists: every page leads to /setup. */
   setupRequired: z.boolean(),
+  /** Setup from this address needs the token printed in the server log (not from the server itself). */
+  setupTokenRequired: z.boolean(),
 });
 export type AuthStatus = z.infer<typeof AuthStatus>;
 

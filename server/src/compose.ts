@@ -9,15 +9,20 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { EventHub } from './lib/event-hub.js';
 import type { Logger } from './lib/logger.js';
 import { createMetrics } from './lib/metrics.js';
-import { SecretBox } from './lib/crypto.js';
+import { randomBase62, SecretBox } from './lib/crypto.js';
 import { loadSecretKey } from './lib/secret-key.js';
 import { AuthCache } from './services/auth/cache.js';
+import { startHousekeeping } from './jobs/housekeeping.js';
 
 export interface Pagewatch {
   app: FastifyInstance;
   engine: Engine | null;
   database: Database;
   hub: EventHub;
+  /** Printed at start-up while no account exists; needed for setup from another machine. */
+  setupToken: string;
+  /** True until the owner account exists. */
+  setupRequired(): Promise<boolean>;
   /** Starts the roles that run in the background (the scheduler). */
   startRoles(): Promise<void>;
   /** Graceful stop: no new checks, running ones finish, results are written, DB closed. */
@@ -62,6 +67,7 @@ export async function composePagewatch(
       })
     : null;
   const instanceKey = loadSecretKey(config.secret, config.dataDir);
+  const setupToken = randomBase62(24);
   const app = await buildApp({
     services: {
       repos,
@@ -71,6 +77,7 @@ export async function composePagewatch(
       secrets: new SecretBox(instanceKey),
       instanceKey,
       authCache: new AuthCache(),
+      setupToken,
     },
     trustProxy: config.trustProxy,
     hub,
@@ -81,16 +88,21 @@ export async function composePagewatch(
   });
 
   let closing: Promise<void> | null = null;
+  let stopHousekeeping = () => {};
   return {
     app,
     engine,
     database,
     hub,
+    setupToken,
+    setupRequired: async () => (await repos.users.count()) === 0,
     startRoles: async () => {
+      stopHousekeeping = startHousekeeping(repos, clock, logger);
       await engine?.start();
     },
     close: () =>
       (closing ??= (async () => {
+        stopHousekeeping();
         await app.close();
         await engine?.stop();
         await database.close();

@@ -46,14 +46,28 @@ async function main(): Promise<void> {
 
   if (config.roles.includes('web')) {
     await pagewatch.app.listen({ port: config.port, host: config.host });
-    const shown = config.host.includes(':') ? `[${config.host}]` : config.host;
+    const address = pagewatch.app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = ['0.0.0.0', '::'].includes(config.host)
+      ? 'localhost'
+      : config.host.includes(':')
+        ? `[${config.host}]`
+        : config.host;
+    const url = `http://${host}:${port}`;
     logger.info(
-      { database: config.database.kind, dataDir: config.dataDir, roles: config.roles },
-      `Pagewatch is serving http://${shown === '0.0.0.0' ? 'localhost' : shown}:${config.port}`,
+      {
+        database: config.database.kind,
+        dataDir: config.dataDir,
+        roles: config.roles,
+        listen: config.host,
+      },
+      `Pagewatch is serving ${url}`,
     );
-    logger.warn(
-      'There is no sign-in yet: anyone who can reach this address can change monitors. Keep PAGEWATCH_HOST on 127.0.0.1.',
-    );
+    if (await pagewatch.setupRequired()) {
+      logger.warn(
+        `No account exists yet: open ${url}/setup to create the owner. From another machine, setup asks for this one-time token: ${pagewatch.setupToken}`,
+      );
+    }
   }
   await pagewatch.startRoles();
 }

@@ -15,8 +15,7 @@ const EnvSchema = z.object({
     .min(0, 'must be between 0 and 65535')
     .max(65535, 'must be between 0 and 65535')
     .default(3000),
-  // Until sign-in exists the server only listens on loopback (see README).
-  PAGEWATCH_HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  PAGEWATCH_HOST: z.string().min(1, 'must not be empty').default('0.0.0.0'),
   PAGEWATCH_DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   PAGEWATCH_DATABASE_URL: z
     .string()

@@ -19,4 +19,6 @@ export interface ServiceDeps {
   /** Key for values derived from session ids (CSRF tokens). */
   instanceKey: Buffer;
   authCache: AuthCache;
+  /** One-time token for first-run setup from another machine; printed in the log. */
+  setupToken: string;
 }

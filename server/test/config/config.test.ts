@@ -13,11 +13,12 @@ function problems(env: Record<string, string>): string[] {
 }
 
 describe('configuration (SPEC §9)', () => {
-  it('just works with nothing set: port 3000, loopback, SQLite in ./data', () => {
+  it('just works with nothing set: port 3000 on every interface, SQLite in ./data', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       port: 3000,
-      host: '127.0.0.1',
+      host: '0.0.0.0',
+      trustProxy: false,
       dataDir: path.resolve('data'),
       database: { kind: 'sqlite', file: path.resolve('data', 'pagewatch.db') },
       logLevel: 'info',

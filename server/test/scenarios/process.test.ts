@@ -47,14 +47,20 @@ describe('the server process', () => {
     expect(run.output()).toContain('PAGEWATCH_LOG_LEVEL="loud"');
   });
 
-  it('serves on loopback, warns that there is no sign-in, and exits 0 on SIGTERM', async () => {
+  it('serves, points to /setup with a one-time token while no account exists, and exits 0 on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pagewatch-proc-'));
     dirs.push(dataDir);
-    const run = startMain({ PAGEWATCH_DATA_DIR: dataDir, PAGEWATCH_PORT: '0' });
-    await waitFor(() => run.output().includes('Pagewatch is serving'), 20_000);
+    const run = startMain({
+      PAGEWATCH_DATA_DIR: dataDir,
+      PAGEWATCH_PORT: '0',
+      PAGEWATCH_HOST: '127.0.0.1',
+    });
+    await waitFor(() => run.output().includes('No account exists yet'), 20_000);
     expect(run.output()).toMatch(/Pagewatch is serving http:\/\/127\.0\.0\.1:\d+/);
-    expect(run.output()).toContain('There is no sign-in yet');
+    expect(run.output()).toMatch(/open http:\/\/127\.0\.0\.1:\d+\/setup .* token: [0-9A-Za-z]{24}/);
     expect(fs.existsSync(path.join(dataDir, 'pagewatch.db'))).toBe(true);
+    // The instance key is created once, readable by its owner only.
+    expect(fs.statSync(path.join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(run.output()).toContain('stopped cleanly');

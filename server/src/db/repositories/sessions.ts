@@ -66,6 +66,7 @@ export function sessionsRepository(db: Kysely<DB>) {
 
     async removeExpired(now: number): Promise<void> {
       await db.deleteFrom('sessions').where('expires_at', '<', now).execute();
+      await db.deleteFrom('login_challenges').where('expires_at', '<', now).execute();
     },
 
     async insertChallenge(idHash: string, userId: number, expiresAt: number): Promise<void> {

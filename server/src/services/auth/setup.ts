@@ -1,5 +1,6 @@
 import type { SetupInput } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
+import { safeEqual } from '../../lib/crypto.js';
 import { forbidden } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { audit } from '../audit/record.js';
@@ -18,12 +19,23 @@ export async function setupRequired(deps: ServiceDeps): Promise<boolean> {
   return false;
 }
 
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * Whoever reaches a fresh instance first could claim it; from the machine itself that is the
+ * operator, from anywhere else they must show the token the server printed at start-up.
+ */
+export const setupTokenRequired = (ctx: RequestContext): boolean => !LOOPBACK.test(ctx.ip ?? '');
+
 /** Creates the owner on first run and signs them in. A second attempt is forbidden. */
 export async function setupOwner(
   deps: ServiceDeps,
   ctx: RequestContext,
   input: SetupInput,
 ): Promise<{ user: UserRecord; session: StartedSession }> {
+  if (setupTokenRequired(ctx) && !safeEqual(input.setupToken ?? '', deps.setupToken)) {
+    throw forbidden('Enter the setup token printed in the server log when Pagewatch started');
+  }
   const passwordHash = await hashPassword(input.password);
   const user = await deps.repos.users.insertFirst(
     { email: input.email, name: input.name, passwordHash },

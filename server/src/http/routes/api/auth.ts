@@ -18,7 +18,7 @@ import { logout, logoutEverywhere } from '../../../services/auth/logout.js';
 import { changePassword } from '../../../services/auth/password.js';
 import { presentMe } from '../../../services/auth/presenters.js';
 import { csrfTokenFor } from '../../../services/auth/sessions.js';
-import { setupOwner, setupRequired } from '../../../services/auth/setup.js';
+import { setupOwner, setupRequired, setupTokenRequired } from '../../../services/auth/setup.js';
 import { confirmTotp, disableTotp, startTotpEnrolment } from '../../../services/auth/totp-enrol.js';
 import type { ServiceDeps } from '../../../services/deps.js';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.js';
@@ -36,7 +36,10 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     tag,
     summary: 'Whether the first-run setup is still to be done',
     responses: { 200: AuthStatus },
-    handler: async () => ({ setupRequired: await setupRequired(deps) }),
+    handler: async ({ ctx }) => {
+      const required = await setupRequired(deps);
+      return { setupRequired: required, setupTokenRequired: required && setupTokenRequired(ctx) };
+    },
   });
 
   api.add(app, {
