@@ -85,3 +85,18 @@ export async function endUserSessions(
   deps.authCache.evictUser(userId);
   await deps.repos.sessions.removeForUser(userId, except);
 }
+
+/**
+ * Replaces the caller's session with a fresh id after a privilege change (password, two-factor),
+ * so a session id observed before the change is worth nothing after it.
+ */
+export async function rotateSession(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+): Promise<StartedSession | null> {
+  if (ctx.actor.type !== 'user') return null;
+  const user = await deps.repos.users.findById(ctx.actor.id);
+  if (!user) return null;
+  await endSession(deps, ctx.actor.sessionHash);
+  return startSession(deps, user, ctx);
+}

@@ -17,7 +17,7 @@ import { login, loginTotp } from '../../../services/auth/login.js';
 import { logout, logoutEverywhere } from '../../../services/auth/logout.js';
 import { changePassword } from '../../../services/auth/password.js';
 import { presentMe } from '../../../services/auth/presenters.js';
-import { csrfTokenFor } from '../../../services/auth/sessions.js';
+import { csrfTokenFor, rotateSession } from '../../../services/auth/sessions.js';
 import { setupOwner, setupRequired, setupTokenRequired } from '../../../services/auth/setup.js';
 import { confirmTotp, disableTotp, startTotpEnrolment } from '../../../services/auth/totp-enrol.js';
 import type { ServiceDeps } from '../../../services/deps.js';
@@ -141,7 +141,11 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     summary: 'Change your password; your other sessions are signed out',
     body: PasswordChange,
     responses: { 204: null },
-    handler: async ({ body, ctx }) => changePassword(deps, ctx, body.current, body.next),
+    handler: async ({ body, ctx, request, reply }) => {
+      await changePassword(deps, ctx, body.current, body.next);
+      const fresh = await rotateSession(deps, ctx);
+      if (fresh) setSessionCookie(request, reply, fresh);
+    },
   });
 
   api.add(app, {
@@ -162,7 +166,12 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     summary: 'Confirm enrolment with a code; answers the recovery codes, shown once',
     body: TotpConfirm,
     responses: { 200: RecoveryCodes },
-    handler: async ({ body, ctx }) => ({ recoveryCodes: await confirmTotp(deps, ctx, body.code) }),
+    handler: async ({ body, ctx, request, reply }) => {
+      const recoveryCodes = await confirmTotp(deps, ctx, body.code);
+      const fresh = await rotateSession(deps, ctx);
+      if (fresh) setSessionCookie(request, reply, fresh);
+      return { recoveryCodes };
+    },
   });
 
   api.add(app, {
