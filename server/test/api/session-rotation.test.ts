@@ -66,7 +66,7 @@ describe('session rotation', () => {
     const s = await signIn();
     const headers = { cookie: s.cookie, 'x-csrf-token': s.csrf };
     const enrol = await t.inject({ method: 'POST', url: '/api/v1/auth/totp/enrol', headers });
-    const { secret } = enrol.json() as { secret: string };
+    const { secret } = enrol.json<{ secret: string }>();
     const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
     const res = await t.inject({
       method: 'POST',
