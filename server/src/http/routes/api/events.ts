@@ -26,6 +26,8 @@ export function eventRoutes(app: FastifyInstance, hub: EventHub): void {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    // HEAD has no body: an open stream would hold the client's keep-alive socket forever.
+    if (request.method === 'HEAD') return void res.end();
     const send = (e: HubEvent) => {
       if (res.writableLength > MAX_BUFFERED) return void res.destroy();
       res.write(frame(e));

@@ -1,0 +1,257 @@
+import { atLeast, Problem, roles, type Role } from '@pagewatch/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Access } from '../../src/http/route.js';
+import { startTestApp, type Identity, type TestApp } from '../support/app.js';
+import { engines } from '../support/engines.js';
+import { monitorInput } from '../support/factories.js';
+import { sessionFor, type BrowserSession } from './helpers.js';
+
+const ACCESS: readonly Access[] = ['public', 'viewer', 'editor', 'admin', 'owner'];
+
+/** The API routes SPEC §6/§7 leave open to anyone: first run, signing in, the API description. */
+const PUBLIC_API = new Set([
+  'GET /api/v1/auth/status',
+  'POST /api/v1/auth/setup',
+  'POST /api/v1/auth/login',
+  'POST /api/v1/auth/login/totp',
+  'GET /api/v1/openapi.json',
+]);
+
+/** SPEC §2 public pages and endpoints outside the JSON API (the push token is its own proof). */
+const PUBLIC_PAGES = [/^\/healthz$/, /^\/readyz$/, /^\/metrics$/, /^\/status\//, /^\/badge\//];
+const PUBLIC_PAGE_PREFIXES = ['/api/push/', '/*'];
+
+/**
+ * SPEC §6 by API resource: the least role that may read it and that may change it. A route
+ * under a resource missing here fails the test until someone decides where it belongs.
+ */
+const SPEC6: Record<string, { read: Access; write: Access }> = {
+  // One's own session, password and two-factor: anyone signed in.
+  auth: { read: 'viewer', write: 'viewer' },
+  events: { read: 'viewer', write: 'viewer' },
+  monitors: { read: 'viewer', write: 'editor' },
+  incidents: { read: 'viewer', write: 'editor' },
+  maintenance: { read: 'viewer', write: 'editor' },
+  'status-pages': { read: 'viewer', write: 'editor' },
+  // Everyone manages their own keys; reaching others' keys is the service's (admin) check.
+  'api-keys': { read: 'viewer', write: 'viewer' },
+  users: { read: 'admin', write: 'admin' },
+  audit: { read: 'admin', write: 'admin' },
+  settings: { read: 'admin', write: 'admin' },
+  export: { read: 'admin', write: 'admin' },
+  import: { read: 'admin', write: 'admin' },
+};
+
+const asGet = (method: string) => (method === 'HEAD' ? 'GET' : method);
+
+/** What SPEC §6 says a route needs, or an explanation of why the test cannot tell. */
+function expectedAccess(method: string, url: string): string {
+  if (PUBLIC_API.has(`${asGet(method)} ${url}`)) return 'public';
+  if (url.startsWith('/api/v1/')) {
+    const resource = url.split('/')[3] ?? '';
+    const rule = SPEC6[resource];
+    if (!rule) return `no SPEC §6 rule for the resource "${resource}": add it to SPEC6`;
+    return method === 'GET' || method === 'HEAD' ? rule.read : rule.write;
+  }
+  if (PUBLIC_PAGES.some((p) => p.test(url)) || PUBLIC_PAGE_PREFIXES.some((p) => url.startsWith(p)))
+    return 'public';
+  return `${url} is neither API nor a known public page: classify it here`;
+}
+
+/** Bodies for routes whose handler must get past validation to show the caller got in. */
+let seq = 0;
+const BODIES: Record<string, () => unknown> = {
+  'POST /api/v1/auth/setup': () => ({
+    email: `setup-${++seq}@example.com`,
+    name: 'Second owner',
+    password: 'a long enough passphrase',
+  }),
+  // Empty: a 400 proves the route is open without counting a failed sign-in.
+  'POST /api/v1/auth/login': () => ({}),
+  'POST /api/v1/auth/login/totp': () => ({}),
+  'PUT /api/v1/auth/password': () => ({}),
+  'POST /api/v1/auth/totp/confirm': () => ({ code: '000000' }),
+  'POST /api/v1/auth/totp/disable': () => ({ password: 'not it', code: '000000' }),
+  'POST /api/v1/users': () => ({
+    email: `matrix-${++seq}@example.com`,
+    name: 'Matrix person',
+    role: 'viewer',
+    password: 'a long enough passphrase',
+  }),
+  'PATCH /api/v1/users/:id': () => ({ name: `Renamed ${++seq}` }),
+  'POST /api/v1/users/:id/password': () => ({ password: `another long passphrase ${++seq}` }),
+  'POST /api/v1/api-keys': () => ({ name: 'matrix key', role: 'viewer' }),
+  'POST /api/v1/monitors': () => monitorInput(),
+  'PUT /api/v1/monitors/:id': () => monitorInput(),
+};
+
+/** Routes that end the session they are called with: each call gets a fresh one. */
+const ENDS_SESSION = new Set(['POST /api/v1/auth/logout', 'POST /api/v1/auth/logout-all']);
+
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
+  let t: TestApp;
+  const keys = {} as Record<Role, Identity>;
+  const sessions = {} as Record<Role, BrowserSession>;
+  let targetUserId: number;
+
+  beforeAll(async () => {
+    t = await startTestApp({ engine, listen: true });
+    await t.app.ready();
+    for (const role of roles) keys[role] = role === 'owner' ? t.owner : await t.identity(role);
+    for (const role of roles) sessions[role] = await sessionFor(t, keys[role].userId);
+    targetUserId = (await t.identity('viewer')).userId;
+  });
+  afterAll(async () => t?.stop());
+
+  /** A real HTTP call; an event stream is cut as soon as its status is known. */
+  async function call(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<Answer> {
+    const abort = new AbortController();
+    const res = await fetch(`${t.url}${path}`, {
+      method,
+      headers: {
+        ...headers,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      redirect: 'manual',
+      signal: abort.signal,
+    });
+    const contentType = res.headers.get('content-type') ?? '';
+    if (method === 'HEAD' || contentType.startsWith('text/event-stream')) {
+      abort.abort();
+      return { status: res.status, contentType, text: '' };
+    }
+    return { status: res.status, contentType, text: await res.text() };
+  }
+
+  /** Fills `:id` with an object that exists: a fresh one where the call may consume it. */
+  async function fill(url: string): Promise<string> {
+    const resource = url.split('/')[3];
+    let id: number;
+    if (!url.includes(':')) return url;
+    if (resource === 'monitors') {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/monitors',
+        payload: monitorInput(),
+      });
+      id = res.json<{ id: number }>().id;
+    } else if (resource === 'api-keys') {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        payload: { name: 'to revoke', role: 'viewer' },
+      });
+      id = res.json<{ apiKey: { id: number } }>().apiKey.id;
+    } else if (resource === 'users') {
+      id = targetUserId;
+    } else {
+      throw new Error(`No fixture for the parameters of ${url}: add one to fill()`);
+    }
+    const filled = url.replace(':id', String(id));
+    if (filled.includes(':')) throw new Error(`Unfilled parameter in ${filled}: extend fill()`);
+    return filled;
+  }
+
+  const isProblem = (a: Answer, status: number, type: string, method: string) =>
+    a.status === status &&
+    (method === 'HEAD' ||
+      (a.contentType.startsWith('application/problem+json') &&
+        Problem.safeParse(JSON.parse(a.text)).data?.type === type));
+
+  it('every route declares an access rule, and it is the one SPEC §6 gives', () => {
+    const routes = t.app.pagewatchRoutes;
+    expect(routes.length).toBeGreaterThan(20);
+    expect(routes).toContainEqual({ method: 'GET', url: '/api/v1/monitors', access: 'viewer' });
+    const wrong: string[] = [];
+    for (const r of routes) {
+      const expected = expectedAccess(r.method, r.url);
+      if (!ACCESS.includes(r.access)) wrong.push(`${r.method} ${r.url}: unknown rule ${r.access}`);
+      else if (!(ACCESS as readonly string[]).includes(expected))
+        wrong.push(`${r.method} ${r.url}: ${expected}`);
+      else if (r.access !== expected)
+        wrong.push(`${r.method} ${r.url}: declares ${r.access}, SPEC §6 says ${expected}`);
+    }
+    expect(wrong).toEqual([]);
+    // The documented open API routes are the only open ones under /api/v1.
+    const open = routes
+      .filter((r) => r.url.startsWith('/api/v1/') && r.access === 'public')
+      .map((r) => `${asGet(r.method)} ${r.url}`);
+    expect(new Set(open)).toEqual(PUBLIC_API);
+    for (const url of ['/healthz', '/readyz'])
+      expect(routes).toContainEqual({ method: 'GET', url, access: 'public' });
+  });
+
+  it('without credentials, or with forged ones, every protected route answers 401', async () => {
+    const failures: string[] = [];
+    const forged: Record<string, Record<string, string>> = {
+      none: {},
+      'unknown key': { authorization: `Bearer pw_${'A'.repeat(40)}` },
+      'malformed key': { authorization: 'Bearer not-a-key' },
+      'basic auth': { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+      'unknown cookie': { cookie: 'pw_session=forged', 'x-csrf-token': 'forged' },
+    };
+    for (const r of t.app.pagewatchRoutes) {
+      const path = await fill(r.url);
+      const body = BODIES[`${r.method} ${r.url}`]?.();
+      for (const [label, headers] of Object.entries(forged)) {
+        const a = await call(r.method, path, headers, body);
+        const where = `${r.method} ${r.url} with ${label}`;
+        if (r.access === 'public') {
+          if (a.status === 401) failures.push(`${where}: public route answered 401`);
+        } else if (!isProblem(a, 401, 'unauthenticated', r.method)) {
+          failures.push(`${where}: ${a.status} ${a.text.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it.each(['API key', 'session'] as const)(
+    'with a %s of each role: below the route level 403, at or above it let through',
+    async (credential) => {
+      const failures: string[] = [];
+      for (const r of t.app.pagewatchRoutes) {
+        const route = `${r.method} ${r.url}`;
+        for (const role of roles) {
+          const path = await fill(r.url);
+          let headers: Record<string, string> = keys[role].headers;
+          if (credential === 'session') {
+            const s = ENDS_SESSION.has(route)
+              ? await sessionFor(t, keys[role].userId)
+              : sessions[role];
+            headers = s.headers;
+          }
+          const a = await call(r.method, path, headers, BODIES[route]?.());
+          // Signing out everywhere also ends the session the other routes use.
+          if (credential === 'session' && ENDS_SESSION.has(route))
+            sessions[role] = await sessionFor(t, keys[role].userId);
+          const where = `${route} as ${role} (${credential}): ${a.status} ${a.text.slice(0, 120)}`;
+          if (r.access !== 'public' && !atLeast(role, r.access)) {
+            if (!isProblem(a, 403, 'forbidden', r.method)) failures.push(where);
+            continue;
+          }
+          if (a.status === 401) failures.push(where);
+          // Setup after setup is refused by design; API keys have no session or password.
+          const refusedByDesign =
+            route === 'POST /api/v1/auth/setup' ||
+            (credential === 'API key' && r.url.startsWith('/api/v1/auth/'));
+          if (a.status === 403 && (!refusedByDesign || /needs the \w+ role/.test(a.text)))
+            failures.push(where);
+        }
+      }
+      expect(failures).toEqual([]);
+    },
+  );
+});
