@@ -11,7 +11,7 @@ export function repositories(database: Database) {
   return {
     monitors: monitorsRepository(database.db),
     results: resultsRepository(database.db, database.engine),
-    users: usersRepository(database.db),
+    users: usersRepository(database.db, database.engine),
     sessions: sessionsRepository(database.db),
     apiKeys: apiKeysRepository(database.db),
     loginFailures: loginFailuresRepository(database.db),

@@ -1,5 +1,5 @@
 import type { Role } from '@pagewatch/contract';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, UsersTable } from '../schema.js';
 
 const columns = [
@@ -61,7 +61,7 @@ export interface UserChanges {
   lastLoginAt?: number;
 }
 
-export function usersRepository(db: Kysely<DB>) {
+export function usersRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres' = 'sqlite') {
   return {
     async count(): Promise<number> {
       const r = await db
@@ -87,6 +87,10 @@ export function usersRepository(db: Kysely<DB>) {
       now: number,
     ): Promise<UserRecord | null> {
       return db.transaction().execute(async (trx) => {
+        // Read committed lets two first-runs both see no user; the lock makes the second wait
+        // and see the first's owner. SQLite already runs one write transaction at a time.
+        if (engine === 'postgres')
+          await sql`lock table users in share row exclusive mode`.execute(trx);
         const existing = await trx.selectFrom('users').select('id').limit(1).executeTakeFirst();
         if (existing) return null;
         const row = await trx
