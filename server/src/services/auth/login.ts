@@ -71,6 +71,8 @@ export async function loginTotp(
   }
   const user = await deps.repos.users.findById(c.userId);
   if (!user || user.disabled || !user.totpEnabled || !user.totpSecret) throw unauthenticated(WRONG);
+  // Challenges fetched before any failure would otherwise each grant fresh guesses at the code.
+  await assertNotThrottled(deps, subjectsFor(user.email, ctx.ip));
   const secret = deps.secrets.open(user.totpSecret);
   let valid = totpValid(secret, input.code.trim(), now);
   if (!valid) {
