@@ -135,8 +135,11 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     return { status: res.status, contentType, text: await res.text() };
   }
 
-  /** Fills `:id` with an object that exists: a fresh one where the call may consume it. */
-  async function fill(url: string): Promise<string> {
+  /**
+   * Fills `:id` with an object that exists: a fresh one where the call may consume it, made
+   * by `role` where ownership matters (one's own API key).
+   */
+  async function fill(url: string, role: Role = 'owner'): Promise<string> {
     const resource = url.split('/')[3];
     let id: number;
     if (!url.includes(':')) return url;
@@ -151,6 +154,7 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
       const res = await t.inject({
         method: 'POST',
         url: '/api/v1/api-keys',
+        headers: keys[role].headers,
         payload: { name: 'to revoke', role: 'viewer' },
       });
       id = res.json<{ apiKey: { id: number } }>().apiKey.id;
@@ -225,7 +229,7 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
       for (const r of t.app.pagewatchRoutes) {
         const route = `${r.method} ${r.url}`;
         for (const role of roles) {
-          const path = await fill(r.url);
+          const path = await fill(r.url, role);
           let headers: Record<string, string> = keys[role].headers;
           if (credential === 'session') {
             const s = ENDS_SESSION.has(route)

@@ -1,6 +1,6 @@
 import type { ApiKey, ApiKeyInput } from '@pagewatch/contract';
 import { ApiKeyInput as ApiKeyInputSchema, atLeast } from '@pagewatch/contract';
-import { actorRole, actorUserId, type RequestContext } from '../../domain/actor.js';
+import { actorRole, actorUserId, canAssign, type RequestContext } from '../../domain/actor.js';
 import type { ApiKeyRecord } from '../../db/repositories/api-keys.js';
 import { randomBase62, sha256 } from '../../lib/crypto.js';
 import { forbidden, notFound, validationFailed } from '../../lib/errors.js';
@@ -88,6 +88,11 @@ export async function revokeApiKey(
 ): Promise<void> {
   const key = await deps.repos.apiKeys.findById(id);
   if (!key || (!isAdmin(ctx) && key.userId !== actorUserId(ctx.actor))) throw notFound('API key');
+  if (key.userId !== actorUserId(ctx.actor)) {
+    const creator = await deps.repos.users.findById(key.userId);
+    if (creator && !canAssign(actorRole(ctx.actor)!, creator.role))
+      throw forbidden("Only an owner can revoke an owner's API key");
+  }
   await deps.repos.apiKeys.revoke(id, deps.clock.now());
   deps.authCache.clear();
   await audit(
