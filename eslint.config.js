@@ -51,6 +51,8 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
+      // Keep disableTypeChecked's parser options: .mjs files need no TypeScript project.
+      ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: {
         process: 'readonly',
         console: 'readonly',

@@ -184,10 +184,15 @@ const monitorState = {
   updatedAt: z.iso.datetime(),
 };
 
-/** Outcomes and latencies of the latest checks, oldest first; enough for a sparkline. */
-export const RecentChecks = z.array(
-  z.object({ outcome: CheckOutcome, latencyMs: z.number().nullable() }),
-);
+/**
+ * The latest checks, oldest first, for a sparkline. Compact because the dashboard carries
+ * thirty per monitor for thousands of monitors: one letter per outcome (u up, w degraded,
+ * d down) and latencies in ms rounded to 0.1 (null when the check delivered nothing).
+ */
+export const RecentChecks = z.object({
+  outcomes: z.string().regex(/^[uwd]*$/),
+  latencyMs: z.array(z.number().nullable()),
+});
 export type RecentChecks = z.infer<typeof RecentChecks>;
 
 export const Monitor = z.object({

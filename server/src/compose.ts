@@ -13,6 +13,8 @@ import { randomBase62, SecretBox } from './lib/crypto.js';
 import { loadSecretKey } from './lib/secret-key.js';
 import { AuthCache } from './services/auth/cache.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
+import type { ServiceDeps } from './services/deps.js';
+import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
 
 export interface Pagewatch {
   app: FastifyInstance;
@@ -68,17 +70,19 @@ export async function composePagewatch(
     : null;
   const instanceKey = loadSecretKey(config.secret, config.dataDir);
   const setupToken = randomBase62(24);
+  const services: ServiceDeps = {
+    repos,
+    hub,
+    clock,
+    trigger: engine,
+    secrets: new SecretBox(instanceKey),
+    instanceKey,
+    authCache: new AuthCache(),
+    setupToken,
+  };
+  services.summaries = engine ? new MonitorSummaryCache(services) : null;
   const app = await buildApp({
-    services: {
-      repos,
-      hub,
-      clock,
-      trigger: engine,
-      secrets: new SecretBox(instanceKey),
-      instanceKey,
-      authCache: new AuthCache(),
-      setupToken,
-    },
+    services,
     trustProxy: config.trustProxy,
     hub,
     logger,

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
 import type { DB } from './schema.js';
 import { migrateToLatest } from './migrations/index.js';
 
@@ -21,7 +19,8 @@ export type DatabaseTarget =
 
 /** Opens the database and applies pending migrations before returning. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  const database = target.kind === 'sqlite' ? openSqlite(target.file) : openPostgres(target);
+  // Only the driver in use is loaded: pg alone costs ~40 ms of start-up.
+  const database = target.kind === 'sqlite' ? await openSqlite(target.file) : await openPostgres(target);
   try {
     await migrateToLatest(database.db, database.engine);
   } catch (err) {
@@ -31,7 +30,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return database;
 }
 
-function openSqlite(file: string): Database {
+async function openSqlite(file: string): Promise<Database> {
+  const { default: SQLite } = await import('better-sqlite3');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const native = new SQLite(file);
   // WAL lets the API read while the scheduler writes; NORMAL is durable across
@@ -52,13 +52,13 @@ function openSqlite(file: string): Database {
   };
 }
 
-// int8 (COUNT, SUM, bigint columns) would otherwise arrive as strings.
-const types = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
-};
-
-function openPostgres(target: { url: string; schema?: string }): Database {
+async function openPostgres(target: { url: string; schema?: string }): Promise<Database> {
+  const { default: pg } = await import('pg');
+  // int8 (COUNT, SUM, bigint columns) would otherwise arrive as strings.
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
+  };
   const pool = new pg.Pool({
     connectionString: target.url,
     max: 10,

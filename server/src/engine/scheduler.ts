@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { CheckRun } from '../domain/check-run.js';
 import { applyOutcome } from '../domain/monitor-state.js';
 import { pushRecent, type MonitorRecord } from '../domain/monitor.js';
@@ -47,7 +48,10 @@ export class Scheduler {
   private stopped = false;
   private readonly spreader = new BurstSpreader();
 
-  constructor(private readonly deps: SchedulerDeps) {}
+  constructor(private readonly deps: SchedulerDeps) {
+    // Every running check listens on this one signal; hundreds at once are expected.
+    setMaxListeners(0, this.abort.signal);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -139,7 +143,7 @@ export class Scheduler {
     this.timer = null;
     this.timerAt = Infinity;
     const now = this.deps.clock.now();
-    for (let slot = this.heap.peek(); slot && slot.due <= now + 1; slot = this.heap.peek()) {
+    for (let slot = this.heap.peek(); slot && slot.due <= now; slot = this.heap.peek()) {
       this.heap.pop();
       const entry = this.entries.get(slot.id);
       if (!entry || entry.gen !== slot.gen || entry.running) continue;

@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/crypto.js';
 import type { EventHub } from '../lib/event-hub.js';
 import type { AuthCache } from './auth/cache.js';
+import type { MonitorSummaryCache } from './monitors/summary-cache.js';
 
 /** Asks the check engine to run a monitor now; absent when this process runs no scheduler. */
 export interface CheckTrigger {
@@ -21,4 +22,6 @@ export interface ServiceDeps {
   authCache: AuthCache;
   /** One-time token for first-run setup from another machine; printed in the log. */
   setupToken: string;
+  /** The dashboard list kept in memory; null where results don't pass through this process. */
+  summaries?: MonitorSummaryCache | null;
 }

@@ -72,7 +72,7 @@ describe.each(engines)('monitors API on %s', (engine) => {
       target: 'https://example.com/',
       status: 'pending',
       uptime24h: null,
-      recent: [],
+      recent: { outcomes: '', latencyMs: [] },
     });
     expect(list.counts.pending).toBeGreaterThanOrEqual(1);
   });
@@ -108,10 +108,7 @@ describe.each(engines)('monitors API on %s', (engine) => {
       status: 'up',
       uptime24h: 50,
       lastCheck: { outcome: 'down', errorCode: 'connect_refused' },
-      recent: [
-        { outcome: 'up', latencyMs: 20 },
-        { outcome: 'down', latencyMs: null },
-      ],
+      recent: { outcomes: 'ud', latencyMs: [20, null] },
     });
     const page = CheckPage.parse(
       (await t.inject({ url: `/api/v1/monitors/${m.id}/checks?limit=1` })).json(),

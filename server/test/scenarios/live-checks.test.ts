@@ -1,6 +1,9 @@
 import { CheckPage, Monitor, MonitorList } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { repositories } from '../../src/db/repositories/index.js';
+import { uptimePercent } from '../../src/domain/percentiles.js';
+import { presentSummary } from '../../src/services/monitors/present-summary.js';
 import { engines } from '../support/engines.js';
 import { openEventStream } from '../support/sse.js';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.js';
@@ -78,7 +81,7 @@ describe.each(engines)('live checks on %s', (engine) => {
       );
       expect(list.items.find((m) => m.id === id)).toMatchObject({
         status: 'up',
-        recent: [{ outcome: 'up' }, { outcome: 'down' }, { outcome: 'down' }, { outcome: 'up' }],
+        recent: { outcomes: 'uddu' },
       });
       const checks = CheckPage.parse(
         await (
@@ -91,6 +94,51 @@ describe.each(engines)('live checks on %s', (engine) => {
     } finally {
       stream.close();
     }
+  });
+
+  it('serves the dashboard list from memory exactly as the database would answer it', async () => {
+    const created = await post(t, '/api/v1/monitors', {
+      type: 'http',
+      name: 'Aardvark first',
+      url: `${target.url}/ok`,
+      interval: 60,
+      timeout: 5,
+    });
+    const id = Monitor.parse(created.body).id;
+    const stream = await openEventStream(t.url, undefined, t.owner.headers);
+    try {
+      await post(t, `/api/v1/monitors/${id}/check-now`);
+      await stream.waitFor((e) => e.kind === 'result' && e.monitorId === id);
+    } finally {
+      stream.close();
+    }
+    await post(t, `/api/v1/monitors/${id}/pause`);
+    await t.inject({
+      method: 'PUT',
+      url: `/api/v1/monitors/${id}`,
+      payload: {
+        type: 'http',
+        name: 'Zebra last',
+        url: `${target.url}/ok`,
+        interval: 60,
+        timeout: 5,
+        paused: true,
+      },
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const fromMemory = MonitorList.parse((await t.inject('/api/v1/monitors')).json());
+    const repos = repositories(t.database);
+    const uptime = new Map(
+      (await repos.monitors.uptime24h(Date.now())).map((u) => [
+        u.monitorId,
+        uptimePercent(u.up, u.degraded, u.checks),
+      ]),
+    );
+    const fromDb = (await repos.monitors.list()).map((m) =>
+      presentSummary(m, uptime.get(m.id) ?? null),
+    );
+    expect(fromMemory.items).toEqual(fromDb);
+    expect(fromMemory.items.at(-1)).toMatchObject({ name: 'Zebra last', status: 'paused' });
   });
 
   it('resumes an event stream from Last-Event-ID without losing events', async () => {

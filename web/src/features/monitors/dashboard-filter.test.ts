@@ -22,7 +22,7 @@ const monitor = (over: Partial<MonitorSummary>): MonitorSummary => ({
   tags: [],
   paused: false,
   uptime24h: null,
-  recent: [],
+  recent: { outcomes: '', latencyMs: [] },
   ...over,
 });
 

@@ -34,7 +34,11 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     tag,
     summary: 'List every monitor with its status, 24 h uptime and recent latencies',
     responses: { 200: MonitorList },
-    handler: async () => {
+    handler: async ({ reply }) => {
+      if (deps.summaries) {
+        void reply.type('application/json; charset=utf-8');
+        return deps.summaries.listJson();
+      }
       const items = (await listMonitors(deps)).map((r) => presentSummary(r.monitor, r.uptime24h));
       return { items, counts: countByStatus(items) };
     },

@@ -6,6 +6,7 @@ import type {
   MonitorSummary,
   ServerEvent,
 } from '@pagewatch/contract';
+import { appendRecent } from '@pagewatch/contract';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { monitorKeys } from './keys';
 
@@ -44,12 +45,12 @@ function applyResult(item: MonitorSummary, event: ResultEvent): MonitorSummary {
   if (item.lastCheck && Date.parse(item.lastCheck.at) >= Date.parse(result.at)) {
     return item.status === event.status ? item : { ...item, status: event.status };
   }
-  const cap = Math.max(item.recent.length, RECENT_MIN);
+  const cap = Math.max(item.recent.outcomes.length, RECENT_MIN);
   return {
     ...item,
     status: event.status,
     lastCheck: lastCheckOf(result),
-    recent: [...item.recent, { outcome: result.outcome, latencyMs: result.latencyMs }].slice(-cap),
+    recent: appendRecent(item.recent, result.outcome, result.latencyMs, cap),
   };
 }
 

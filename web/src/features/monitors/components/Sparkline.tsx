@@ -1,4 +1,4 @@
-import type { RecentChecks } from '@pagewatch/contract';
+import { decodeRecent, type RecentChecks } from '@pagewatch/contract';
 import { memo } from 'react';
 
 const W = 120;
@@ -7,7 +7,9 @@ const PAD = 3;
 /** Slots drawn even with fewer checks, so every row shares one time scale, newest at the right. */
 const SLOTS = 30;
 
-function summary(recent: RecentChecks): string {
+type Check = ReturnType<typeof decodeRecent>[number];
+
+function summary(recent: Check[]): string {
   const down = recent.filter((c) => c.outcome === 'down').length;
   const degraded = recent.filter((c) => c.outcome === 'degraded').length;
   const parts = [`${recent.length - down - degraded} up`];
@@ -17,7 +19,8 @@ function summary(recent: RecentChecks): string {
 }
 
 /** Latency line of the latest checks, with red marks where a check failed and amber where it was slow. */
-export const Sparkline = memo(function Sparkline({ recent }: { recent: RecentChecks }) {
+export const Sparkline = memo(function Sparkline({ recent: compact }: { recent: RecentChecks }) {
+  const recent = decodeRecent(compact);
   if (recent.length === 0) {
     return <span className="sparkline sparkline--empty">No checks yet</span>;
   }

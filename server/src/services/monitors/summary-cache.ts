@@ -1,0 +1,131 @@
+import { appendRecent, type MonitorSummary, type ServerEvent } from '@pagewatch/contract';
+import { RECENT_KEEP } from '../../domain/monitor.js';
+import { uptimePercent } from '../../domain/percentiles.js';
+import type { ServiceDeps } from '../deps.js';
+import { countByStatus, presentSummary } from './present-summary.js';
+
+// The 24 h uptime moves by a fraction of a percent per check; refreshing it this often is plenty.
+const UPTIME_EVERY_MS = 15_000;
+
+interface Row {
+  summary: MonitorSummary;
+  json: string;
+}
+
+const byName = (a: MonitorSummary, b: MonitorSummary) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id;
+
+/**
+ * The dashboard's list as a read model: each monitor's summary is kept serialised and patched
+ * from the live events, so a request for a thousand monitors joins strings instead of reading,
+ * parsing and serialising every row. Valid only where the results flow through this process's
+ * hub, i.e. with the scheduler role; otherwise the list is read from the database.
+ */
+export class MonitorSummaryCache {
+  private readonly rows = new Map<number, Row>();
+  private order: number[] | null = null;
+  private loading: Promise<void> | null = null;
+  private readonly changedWhileLoading = new Set<number>();
+  private uptimeAt = 0;
+
+  constructor(private readonly deps: ServiceDeps) {
+    deps.hub.subscribe(({ event }) => this.apply(event));
+  }
+
+  /** The MonitorList response body, as JSON text. */
+  async listJson(): Promise<string> {
+    await (this.loading ??= this.load());
+    if (this.deps.clock.now() - this.uptimeAt > UPTIME_EVERY_MS) await this.refreshUptime();
+    this.order ??= [...this.rows.values()]
+      .map((r) => r.summary)
+      .sort(byName)
+      .map((s) => s.id);
+    const parts: string[] = [];
+    for (const id of this.order) {
+      const row = this.rows.get(id);
+      if (row) parts.push(row.json);
+    }
+    const counts = countByStatus([...this.rows.values()].map((r) => r.summary));
+    return `{"items":[${parts.join(',')}],"counts":${JSON.stringify(counts)}}`;
+  }
+
+  private async load(): Promise<void> {
+    const monitors = await this.deps.repos.monitors.list();
+    for (const m of monitors) this.put(presentSummary(m, null));
+    await this.refreshUptime();
+    // Definitions that changed while we read are read again.
+    for (const id of this.changedWhileLoading) await this.reload(id);
+    this.changedWhileLoading.clear();
+  }
+
+  private async refreshUptime(): Promise<void> {
+    const now = this.deps.clock.now();
+    this.uptimeAt = now;
+    const rows = await this.deps.repos.monitors.uptime24h(now);
+    const seen = new Map(
+      rows.map((u) => [
+        u.monitorId,
+        uptimePercent(Number(u.up), Number(u.degraded), Number(u.checks)),
+      ]),
+    );
+    for (const [id, row] of this.rows) {
+      const uptime24h = seen.get(id) ?? null;
+      if (row.summary.uptime24h !== uptime24h) this.put({ ...row.summary, uptime24h });
+    }
+  }
+
+  private put(summary: MonitorSummary): void {
+    const before = this.rows.get(summary.id)?.summary;
+    if (!before || before.name !== summary.name) this.order = null;
+    this.rows.set(summary.id, { summary, json: JSON.stringify(summary) });
+  }
+
+  private async reload(id: number): Promise<void> {
+    const m = await this.deps.repos.monitors.findById(id);
+    if (!m) {
+      this.rows.delete(id);
+      this.order = null;
+      return;
+    }
+    const uptime = await this.deps.repos.monitors.uptime24h(this.deps.clock.now(), id);
+    const u = uptime[0];
+    this.put(
+      presentSummary(
+        m,
+        u ? uptimePercent(Number(u.up), Number(u.degraded), Number(u.checks)) : null,
+      ),
+    );
+  }
+
+  private apply(event: ServerEvent): void {
+    if (event.kind === 'monitor') {
+      if (!this.loading) return;
+      this.changedWhileLoading.add(event.monitorId);
+      this.reload(event.monitorId).then(
+        () => this.changedWhileLoading.delete(event.monitorId),
+        // Could not read it: start over from the database on the next request.
+        () => {
+          this.loading = null;
+          this.rows.clear();
+        },
+      );
+      return;
+    }
+    if (event.kind !== 'result' && event.kind !== 'status') return;
+    const row = this.rows.get(event.monitorId);
+    if (!row) return;
+    const s = row.summary;
+    if (event.kind === 'status') {
+      this.put({ ...s, status: s.paused ? 'paused' : event.to, statusChangedAt: event.at });
+      return;
+    }
+    const { at, outcome, latencyMs, httpStatus, errorCode, errorMessage } = event.result;
+    this.put({
+      ...s,
+      // A check that was running when the monitor was paused must not unpause its row.
+      status: s.paused ? 'paused' : event.status,
+      lastCheck: { at, outcome, latencyMs, httpStatus, errorCode, errorMessage },
+      recent: appendRecent(s.recent, outcome, latencyMs, RECENT_KEEP),
+    });
+  }
+}
