@@ -13,6 +13,7 @@ import {
   runBench,
   serverComplaints,
   sleep,
+  shareSignIn,
   spawnServer,
   startTarget,
   stopChild,
@@ -154,7 +155,9 @@ await runBench('dashboard', async () => {
   await stopChild(child, 'SIGTERM', 20_000);
 
   console.log('measuring API-only (PAGEWATCH_ROLES=web, no checks running)…');
+  const seededPort = port;
   port = await freePort();
+  shareSignIn(seededPort, port);
   child = spawnServer({ dataDir, port, env: { PAGEWATCH_ROLES: 'web' } });
   await waitHealthy(port, child);
   rows.push(...(await measureModes(port, 'quiet (PAGEWATCH_ROLES=web)')));

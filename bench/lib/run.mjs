@@ -157,10 +157,10 @@ export async function preflight() {
   return { spaServed };
 }
 
-/** Log lines at warn level or worse, except the known "no sign-in yet" start-up notice. */
+/** Log lines at warn level or worse, except the first-run notice pointing to /setup. */
 export function serverComplaints(child) {
   return child.logLines.filter((l) => {
-    if (l.includes('There is no sign-in yet')) return false;
+    if (l.includes('No account exists yet')) return false;
     const level = /"level":(\d+)/.exec(l);
     return level ? Number(level[1]) >= 40 : true;
   });
@@ -182,8 +182,44 @@ export async function startTarget() {
 
 // ── HTTP ──
 
+// The API needs sign-in: an owner API key per server port, made by ensureSignedIn().
+const bearers = new Map();
+const BENCH_OWNER = {
+  email: 'bench@example.com',
+  name: 'Bench owner',
+  password: 'bench passphrase 0123',
+};
+
+/**
+ * Creates the owner on a fresh server (setup from 127.0.0.1 needs no token) and an owner API
+ * key that every later request to this port carries. A server on a seeded data dir reuses the key.
+ */
+export async function ensureSignedIn(port, reuseFrom) {
+  if (reuseFrom !== undefined && bearers.has(reuseFrom)) bearers.set(port, bearers.get(reuseFrom));
+  if (bearers.has(port)) return;
+  const setup = await request(port, '/api/v1/auth/setup', { method: 'POST', body: BENCH_OWNER });
+  if (setup.status !== 201) throw new Error(`setup → ${setup.status}: ${setup.body}`);
+  const cookie = String([setup.headers['set-cookie']].flat()[0]).split(';')[0];
+  const { csrfToken } = JSON.parse(String(setup.body));
+  const key = await request(port, '/api/v1/api-keys', {
+    method: 'POST',
+    headers: { cookie, 'x-csrf-token': csrfToken },
+    body: { name: 'bench', role: 'owner', expiresAt: null },
+  });
+  if (key.status !== 201) throw new Error(`api key → ${key.status}: ${key.body}`);
+  bearers.set(port, `Bearer ${JSON.parse(String(key.body)).secret}`);
+}
+
+/** Carries the port's key to another port (the same data dir served again). */
+export function shareSignIn(fromPort, toPort) {
+  if (bearers.has(fromPort)) bearers.set(toPort, bearers.get(fromPort));
+}
+
 /** One request to 127.0.0.1; the body is read in full (and not decompressed). */
-export function request(port, urlPath, { method = 'GET', headers = {}, body, agent } = {}) {
+export function request(port, urlPath, { method = 'GET', headers: given = {}, body, agent } = {}) {
+  const bearer = bearers.get(port);
+  const headers =
+    bearer && !given.cookie && !given.authorization ? { authorization: bearer, ...given } : given;
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const t0 = now();
@@ -251,6 +287,7 @@ export async function createMonitors(
   { interval, timeout, parallel = 4, overMs = 0 },
 ) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: parallel });
+  await ensureSignedIn(port);
   const latencies = [];
   let next = 0;
   const t0 = now();
