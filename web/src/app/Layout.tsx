@@ -1,6 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
-import { liveStore, type LiveState } from '../features/monitors/api/live';
+import { BrandMark } from '../components/ui/BrandMark';
+import { useMe } from '../features/auth/api/session';
+import { UserMenu } from '../features/auth/components/UserMenu';
+import { liveStore, startLiveUpdates, type LiveState } from '../features/monitors/api/live';
 
 const liveText: Record<LiveState, string> = {
   connecting: 'Connecting…',
@@ -14,7 +18,7 @@ function LiveIndicator() {
   return (
     <span className={`live live--${state}`} role="status" title="Live updates from the server">
       <span className="live__dot" aria-hidden="true" />
-      {liveText[state]}
+      <span className="live__text">{liveText[state]}</span>
     </span>
   );
 }
@@ -32,9 +36,18 @@ function useFocusOnNavigate() {
   }, [pathname]);
 }
 
+/** One EventSource for the signed-in app, opened per person and closed when they leave. */
+function useLiveUpdates() {
+  const client = useQueryClient();
+  const { id } = useMe();
+  useEffect(() => startLiveUpdates(client), [client, id]);
+}
+
+/** The signed-in shell: top bar with navigation and the person's menu, then the screen. */
 export function Layout() {
   const navigation = useNavigation();
   useFocusOnNavigate();
+  useLiveUpdates();
   return (
     <>
       <a className="skip-link" href="#main">
@@ -44,25 +57,19 @@ export function Layout() {
       <header className="topbar">
         <div className="topbar__inner">
           <Link to="/" className="brand" aria-label="Pagewatch, dashboard">
-            <svg viewBox="0 0 32 32" width="22" height="22" aria-hidden="true">
-              <rect width="32" height="32" rx="8" className="brand__mark" />
-              <path
-                d="M5 17h6l3-7 4 13 3-6h6"
-                fill="none"
-                stroke="#fff"
-                strokeWidth="2.6"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              />
-            </svg>
-            <span>Pagewatch</span>
+            <BrandMark />
+            <span className="brand__name">Pagewatch</span>
           </Link>
           <nav aria-label="Main" className="topnav">
             <NavLink to="/" end className="topnav__link">
               Monitors
             </NavLink>
+            <NavLink to="/settings" className="topnav__link">
+              Settings
+            </NavLink>
           </nav>
           <LiveIndicator />
+          <UserMenu />
         </div>
       </header>
       <main id="main" className="page" tabIndex={-1}>

@@ -1,4 +1,6 @@
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { isAuthKey } from '../features/auth/api/keys';
+import { markSignedOut } from '../features/auth/api/session';
 import { isApiError } from '../lib/api';
 
 /** Retries only what may pass on a second try: network blips and 5xx, never a 4xx. */
@@ -8,11 +10,27 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
   return error.kind === 'network' || error.status >= 500;
 }
 
+const unauthenticated = (error: unknown) => isApiError(error) && error.kind === 'unauthenticated';
+
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  // A 401 from any request means the session is gone (expired, signed out elsewhere, role
+  // changed): forget it, and the signed-in shell sends the person to /login?next=….
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (unauthenticated(error) && !isAuthKey(query.queryKey)) markSignedOut(client, false);
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError: (error, _vars, _ctx, mutation) => {
+        // Sign-in calls answer 401 for a wrong password; that is not a lost session.
+        if (unauthenticated(error) && mutation.meta?.signIn !== true) markSignedOut(client, false);
+      },
+    }),
     defaultOptions: {
       queries: { staleTime: 10_000, retry: shouldRetry, refetchOnWindowFocus: true },
       mutations: { retry: false },
     },
   });
+  return client;
 }

@@ -1,19 +1,44 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { AuthRoot } from '../features/auth/components/AuthRoot';
+import { RequireSession } from '../features/auth/components/RequireSession';
 import { Layout } from './Layout';
 import { RouteError } from './RouteError';
 
-// Every screen is its own chunk; the dashboard's is small, the monitor page brings uPlot.
+// Every screen is its own chunk; the dashboard's is small, the monitor page brings uPlot, and
+// the sign-in and settings screens bring the contract's schemas.
 export const router = createBrowserRouter([
   {
-    element: <Layout />,
+    element: <AuthRoot />,
     errorElement: <RouteError />,
     HydrateFallback: () => null,
     children: [
-      { index: true, lazy: () => import('./routes/dashboard') },
-      { path: 'monitors/new', lazy: () => import('./routes/monitor-new') },
-      { path: 'monitors/:id', lazy: () => import('./routes/monitor') },
-      { path: 'monitors/:id/edit', lazy: () => import('./routes/monitor-edit') },
-      { path: '*', lazy: () => import('./routes/not-found') },
+      { path: 'setup', lazy: () => import('./routes/setup') },
+      { path: 'login', lazy: () => import('./routes/login') },
+      {
+        element: (
+          <RequireSession>
+            <Layout />
+          </RequireSession>
+        ),
+        children: [
+          { index: true, lazy: () => import('./routes/dashboard') },
+          { path: 'monitors/new', lazy: () => import('./routes/monitor-new') },
+          { path: 'monitors/:id', lazy: () => import('./routes/monitor') },
+          { path: 'monitors/:id/edit', lazy: () => import('./routes/monitor-edit') },
+          {
+            path: 'settings',
+            lazy: () => import('./routes/settings'),
+            children: [
+              { index: true, element: <Navigate to="account" replace /> },
+              { path: 'account', lazy: () => import('./routes/settings-account') },
+              { path: 'users', lazy: () => import('./routes/settings-users') },
+              { path: 'api-keys', lazy: () => import('./routes/settings-api-keys') },
+              { path: 'audit', lazy: () => import('./routes/settings-audit') },
+            ],
+          },
+          { path: '*', lazy: () => import('./routes/not-found') },
+        ],
+      },
     ],
   },
 ]);

@@ -50,7 +50,7 @@ describe('the API client', () => {
     respond(429, undefined, { 'retry-after': '30' });
     const error = await failure();
     expect(error.kind).toBe('rate_limited');
-    expect(describeError(error).detail).toBe('Wait 30 s and try again.');
+    expect(describeError(error).detail).toBe('Wait 30 seconds and try again.');
   });
 
   it('reports an unreachable server as a network error, not a crash', async () => {

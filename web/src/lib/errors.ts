@@ -1,4 +1,5 @@
 import { isApiError } from './api';
+import { formatWait } from './format';
 
 export interface ErrorText {
   title: string;
@@ -47,7 +48,7 @@ export function describeError(error: unknown): ErrorText {
         title: 'Too many requests',
         detail:
           error.retryAfter !== undefined
-            ? `Wait ${error.retryAfter} s and try again.`
+            ? `Wait ${formatWait(error.retryAfter)} and try again.`
             : (detail ?? 'Wait a moment and try again.'),
       };
     case 'internal':

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatMs, formatPercent, formatRelative, formatSeconds } from './format';
+import {
+  formatClock,
+  formatMs,
+  formatPercent,
+  formatRelative,
+  formatSeconds,
+  formatWait,
+} from './format';
 
 describe('formatting', () => {
   it('formats latencies for people', () => {
@@ -31,5 +38,14 @@ describe('formatting', () => {
     expect(formatSeconds(30)).toBe('30 s');
     expect(formatSeconds(90)).toBe('1 min 30 s');
     expect(formatSeconds(86_400)).toBe('1 d');
+  });
+
+  it('says how long to wait in words, rounded up', () => {
+    expect(formatWait(30)).toBe('30 seconds');
+    expect(formatWait(1)).toBe('1 second');
+    expect(formatWait(61)).toBe('2 minutes');
+    expect(formatWait(900)).toBe('15 minutes');
+    expect(formatWait(3601)).toBe('2 hours');
+    expect(formatClock(845)).toBe('14:05');
   });
 });

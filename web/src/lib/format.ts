@@ -84,3 +84,18 @@ export const formatCount = (n: number): string => integer.format(n);
 /** Plural helper: plural(1, 'check') → "1 check", plural(3, 'check') → "3 checks". */
 export const plural = (n: number, word: string, many = `${word}s`): string =>
   `${formatCount(n)} ${n === 1 ? word : many}`;
+
+/** A wait in words, rounded up: "30 seconds", "1 minute", "15 minutes", "2 hours". */
+export function formatWait(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 60) return plural(s, 'second');
+  const m = Math.ceil(s / 60);
+  if (m < 60) return plural(m, 'minute');
+  return plural(Math.ceil(m / 60), 'hour');
+}
+
+/** A countdown as "14:05" (minutes and seconds), for a button that waits. */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}

@@ -6,6 +6,7 @@ import { Button, ButtonLink } from '../../components/ui/Button';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { LoadingBlock } from '../../components/ui/Skeleton';
 import { ErrorNotice } from '../../components/ui/Notice';
+import { useCan } from '../../features/auth/api/session';
 import { monitorListQuery } from '../../features/monitors/api/queries';
 import { DashboardToolbar } from '../../features/monitors/components/DashboardToolbar';
 import { MonitorTable } from '../../features/monitors/components/MonitorTable';
@@ -56,6 +57,7 @@ function useFilterParams() {
 function Dashboard() {
   const { data, error, isPending, refetch, isRefetching } = useQuery(monitorListQuery());
   const { filter, set, clear } = useFilterParams();
+  const canEdit = useCan('editor');
   const query = useDeferredValue(filter.query);
   const items = data?.items;
 
@@ -86,9 +88,11 @@ function Dashboard() {
             </p>
           )}
         </div>
-        <ButtonLink to="/monitors/new" variant="primary" icon="plus">
-          New monitor
-        </ButtonLink>
+        {canEdit && (
+          <ButtonLink to="/monitors/new" variant="primary" icon="plus">
+            New monitor
+          </ButtonLink>
+        )}
       </div>
 
       {isPending && <LoadingBlock label="Loading monitors…" rows={6} />}
@@ -109,13 +113,16 @@ function Dashboard() {
         <EmptyState
           title="No monitors yet"
           action={
-            <ButtonLink to="/monitors/new" variant="primary" icon="plus">
-              Create your first monitor
-            </ButtonLink>
+            canEdit && (
+              <ButtonLink to="/monitors/new" variant="primary" icon="plus">
+                Create your first monitor
+              </ButtonLink>
+            )
           }
         >
-          Add a URL and Pagewatch checks it on a schedule, records how fast each phase was and tells
-          you the moment it stops being delivered.
+          {canEdit
+            ? 'Add a URL and Pagewatch checks it on a schedule, records how fast each phase was and tells you the moment it stops being delivered.'
+            : 'Monitors that editors add show up here with their live status. As a viewer you can see them but not change them.'}
         </EmptyState>
       )}
 

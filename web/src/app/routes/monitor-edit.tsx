@@ -2,6 +2,7 @@ import type { Monitor } from '@pagewatch/contract';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Icon } from '../../components/ui/Icon';
+import { RequireRole } from '../../features/auth/components/RequireRole';
 import { useUpdateMonitor } from '../../features/monitors/api/mutations';
 import { fromMonitor } from '../../features/monitors/components/form/form-values';
 import { MonitorForm } from '../../features/monitors/components/form/MonitorForm';
@@ -24,6 +25,14 @@ function EditForm({ monitor }: { monitor: Monitor }) {
 }
 
 function EditMonitor() {
+  return (
+    <RequireRole role="editor" doing="Editing monitors">
+      <EditMonitorScreen />
+    </RequireRole>
+  );
+}
+
+function EditMonitorScreen() {
   return (
     <WithMonitor rows={6} refetchOnWindowFocus={false}>
       {(monitor) => (

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Icon } from '../../components/ui/Icon';
+import { RequireRole } from '../../features/auth/components/RequireRole';
 import { useCreateMonitor } from '../../features/monitors/api/mutations';
 import { emptyValues } from '../../features/monitors/components/form/form-values';
 import { MonitorForm } from '../../features/monitors/components/form/MonitorForm';
 
-function NewMonitor() {
+function NewMonitorForm() {
   const navigate = useNavigate();
   const create = useCreateMonitor();
   const [initial] = useState(emptyValues);
@@ -28,6 +29,14 @@ function NewMonitor() {
         onSaved={(m) => void navigate(`/monitors/${m.id}`)}
       />
     </>
+  );
+}
+
+function NewMonitor() {
+  return (
+    <RequireRole role="editor" doing="Creating monitors">
+      <NewMonitorForm />
+    </RequireRole>
   );
 }
 

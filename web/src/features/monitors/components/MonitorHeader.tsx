@@ -4,6 +4,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { Notice } from '../../../components/ui/Notice';
 import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { formatMs, formatSeconds } from '../../../lib/format';
+import { useCan } from '../../auth/api/session';
 import { errorLabel } from '../error-codes';
 import { MonitorActions } from './MonitorActions';
 import { StatusBadge } from './StatusBadge';
@@ -21,6 +22,8 @@ function LastCheckLine({ monitor }: { monitor: Monitor }) {
 }
 
 export function MonitorHeader({ monitor }: { monitor: Monitor }) {
+  // Viewers see no controls at all rather than buttons that fail (SPEC §6).
+  const canEdit = useCan('editor');
   const last = monitor.lastCheck;
   const failing = last && last.outcome !== 'up' && last.errorCode ? last : null;
   return (
@@ -34,7 +37,7 @@ export function MonitorHeader({ monitor }: { monitor: Monitor }) {
           <StatusBadge status={monitor.status} size="lg" />
           <h1 className="page-title">{monitor.name}</h1>
         </div>
-        <MonitorActions monitor={monitor} />
+        {canEdit && <MonitorActions monitor={monitor} />}
       </div>
       <div className="mhead__meta">
         <a href={monitor.url} target="_blank" rel="noopener noreferrer" className="mhead__url">

@@ -1,0 +1,57 @@
+import '../../styles/account.css';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Navigate, useSearchParams } from 'react-router';
+import { meQuery } from '../../features/auth/api/queries';
+import { forgetPersonalData } from '../../features/auth/api/session';
+import { AuthShell } from '../../features/auth/components/AuthShell';
+import { Booting } from '../../features/auth/components/Boot';
+import { LoginForm } from '../../features/auth/components/LoginForm';
+import { TotpStep } from '../../features/auth/components/TotpStep';
+import { safeNext } from '../../features/auth/next-path';
+
+type Step =
+  | { kind: 'password'; email: string; notice: string | null }
+  | { kind: 'totp'; email: string; challenge: string };
+
+function Login() {
+  const client = useQueryClient();
+  const me = useQuery(meQuery());
+  const [params] = useSearchParams();
+  const [step, setStep] = useState<Step>({ kind: 'password', email: '', notice: null });
+  // Whoever was signed in before left their data in memory; nothing of it outlives sign-out.
+  useEffect(() => forgetPersonalData(client), [client]);
+
+  // Signed in (just now, or already): on to where the person was going.
+  if (me.data) return <Navigate to={safeNext(params.get('next'))} replace />;
+  if (me.isPending) return <Booting />;
+
+  return step.kind === 'password' ? (
+    <AuthShell title="Sign in">
+      <title>Sign in · Pagewatch</title>
+      <LoginForm
+        key="password"
+        email={step.email}
+        notice={step.notice}
+        onTotpRequired={(challenge, email) => setStep({ kind: 'totp', email, challenge })}
+      />
+    </AuthShell>
+  ) : (
+    <AuthShell
+      title="Two-factor sign-in"
+      intro={
+        <>
+          Signing in as <strong>{step.email}</strong>.
+        </>
+      }
+    >
+      <title>Two-factor sign-in · Pagewatch</title>
+      <TotpStep
+        challenge={step.challenge}
+        onRestart={(notice) => setStep({ kind: 'password', email: step.email, notice })}
+      />
+    </AuthShell>
+  );
+}
+
+export { Login as Component };

@@ -1,0 +1,17 @@
+import { ChangePasswordForm } from '../../features/auth/components/ChangePasswordForm';
+import { ProfilePanel } from '../../features/auth/components/ProfilePanel';
+import { TwoFactorPanel } from '../../features/auth/components/TwoFactorPanel';
+
+function Account() {
+  return (
+    <>
+      <title>Account · Settings · Pagewatch</title>
+      <h2 className="settings-title">Account</h2>
+      <ProfilePanel />
+      <ChangePasswordForm />
+      <TwoFactorPanel />
+    </>
+  );
+}
+
+export { Account as Component };

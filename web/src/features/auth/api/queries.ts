@@ -1,0 +1,34 @@
+import type { AuthStatus, Session } from '@pagewatch/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { api, isApiError, setCsrfToken } from '../../../lib/api';
+import { authKeys } from './keys';
+
+export const authStatusQuery = () =>
+  queryOptions({
+    queryKey: authKeys.status(),
+    queryFn: ({ signal }) => api<AuthStatus>('/auth/status', { signal }),
+    // Once the owner exists, setup never comes back.
+    staleTime: (query) => (query.state.data?.setupRequired === false ? Infinity : 0),
+    refetchOnWindowFocus: false,
+  });
+
+/** The session, or null when signed out: being signed out is a state here, not an error. */
+export const meQuery = () =>
+  queryOptions({
+    queryKey: authKeys.me(),
+    queryFn: async ({ signal }): Promise<Session | null> => {
+      try {
+        const session = await api<Session>('/auth/me', { signal });
+        setCsrfToken(session.csrfToken);
+        return session;
+      } catch (error) {
+        if (isApiError(error) && error.kind === 'unauthenticated') {
+          setCsrfToken(null);
+          return null;
+        }
+        throw error;
+      }
+    },
+    // Refreshed on focus once a minute old: notices a sign-out elsewhere or a role change.
+    staleTime: 60_000,
+  });

@@ -1,0 +1,44 @@
+import type { Me, Role, Session } from '@pagewatch/contract';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { setCsrfToken } from '../../../lib/api';
+import { atLeast } from '../roles';
+import { authKeys, isAuthKey } from './keys';
+import { meQuery } from './queries';
+
+/** The signed-in person. Only for screens inside the signed-in shell, which waits for it. */
+export function useMe(): Me {
+  const { data } = useQuery(meQuery());
+  if (!data) throw new Error('useMe() outside the signed-in shell');
+  return data.user;
+}
+
+/** Whether the signed-in person's role is at least `role` (SPEC §6). */
+export function useCan(role: Role): boolean {
+  return atLeast(useMe().role, role);
+}
+
+// Set by "Sign out" so the redirect to /login carries no `next`: the person chose to leave.
+let leftOnPurpose = false;
+export const signedOutOnPurpose = (): boolean => leftOnPurpose;
+
+/** Drops every query that belongs to a person (monitors, users, keys…); keeps auth state. */
+export function forgetPersonalData(client: QueryClient): void {
+  client.removeQueries({ predicate: (q) => !isAuthKey(q.queryKey) });
+}
+
+/** After setup or sign-in: the new session becomes the app's, with its CSRF token. */
+export function storeSession(client: QueryClient, session: Session): void {
+  leftOnPurpose = false;
+  setCsrfToken(session.csrfToken);
+  const previous = client.getQueryData<Session | null>(authKeys.me());
+  if (previous?.user.id !== session.user.id) forgetPersonalData(client);
+  client.setQueryData(authKeys.status(), { setupRequired: false });
+  client.setQueryData(authKeys.me(), session);
+}
+
+/** The session ended: by choice (sign out) or found out by a 401 from any request. */
+export function markSignedOut(client: QueryClient, onPurpose: boolean): void {
+  if (onPurpose) leftOnPurpose = true;
+  setCsrfToken(null);
+  if (client.getQueryData(authKeys.me()) !== null) client.setQueryData(authKeys.me(), null);
+}

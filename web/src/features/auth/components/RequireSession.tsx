@@ -1,0 +1,21 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { meQuery } from '../api/queries';
+import { signedOutOnPurpose } from '../api/session';
+import { loginPath } from '../next-path';
+import { BootError, Booting } from './Boot';
+
+/** Second gate: the app itself needs a session; without one, sign in and come back here. */
+export function RequireSession({ children }: { children: ReactNode }) {
+  const me = useQuery(meQuery());
+  const location = useLocation();
+  if (me.isPending) return <Booting />;
+  if (me.data === null) {
+    return <Navigate to={signedOutOnPurpose() ? '/login' : loginPath(location)} replace />;
+  }
+  if (!me.data) {
+    return <BootError error={me.error} busy={me.isFetching} onRetry={() => void me.refetch()} />;
+  }
+  return <>{children}</>;
+}

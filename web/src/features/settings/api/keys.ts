@@ -1,0 +1,7 @@
+/** Query keys of the settings screens; all of them belong to the signed-in person. */
+export const settingsKeys = {
+  users: () => ['users'] as const,
+  apiKeys: () => ['api-keys'] as const,
+  auditAll: () => ['audit'] as const,
+  audit: (action: string | null) => ['audit', action ?? 'all'] as const,
+};

@@ -1,0 +1,108 @@
+import { UserCreate, type Role, type User } from '@pagewatch/contract';
+import { Button } from '../../../../components/ui/Button';
+import { Field } from '../../../../components/ui/Field';
+import { ErrorNotice } from '../../../../components/ui/Notice';
+import { isApiError } from '../../../../lib/api';
+import { useSchemaForm } from '../../../../lib/use-schema-form';
+import { PasswordInput, PasswordRules } from '../../../auth/components/PasswordInput';
+import { describeRole, roleLabel } from '../../../auth/roles';
+import { useCreateUser } from '../../api/users';
+
+const initial = { name: '', email: '', role: 'viewer', password: '' };
+
+/** A new account with a first password the manager hands over; they change it later. */
+export function CreateUserForm({
+  roles,
+  onCreated,
+  onCancel,
+}: {
+  roles: readonly Role[];
+  onCreated: (user: User) => void;
+  onCancel: () => void;
+}) {
+  const create = useCreateUser();
+  const form = useSchemaForm({ initial, schema: UserCreate });
+  const otherError =
+    create.error &&
+    !(
+      isApiError(create.error) &&
+      (create.error.fieldErrors.length || create.error.kind === 'conflict')
+    )
+      ? create.error
+      : null;
+  return (
+    <form
+      ref={form.formRef}
+      className="panel stack-form"
+      aria-labelledby="new-user-title"
+      noValidate
+      onBlur={form.onBlur}
+      onSubmit={form.handleSubmit((input) =>
+        create.mutate(input, {
+          onSuccess: onCreated,
+          onError: (e) => {
+            if (isApiError(e) && e.kind === 'conflict')
+              form.setFieldError('email', e.detail ?? 'This email already has an account');
+            else form.showServerErrors(e);
+          },
+        }),
+      )}
+    >
+      <h3 id="new-user-title" className="panel__title">
+        Add a user
+      </h3>
+      <div className="form__grid">
+        <Field name="name" label="Name" error={form.errorFor('name')}>
+          {(p) => <input {...p} className="input" autoComplete="off" {...form.bind('name')} />}
+        </Field>
+        <Field name="email" label="Email" error={form.errorFor('email')}>
+          {(p) => (
+            <input
+              {...p}
+              className="input"
+              type="email"
+              inputMode="email"
+              autoComplete="off"
+              spellCheck={false}
+              {...form.bind('email')}
+            />
+          )}
+        </Field>
+      </div>
+      <Field
+        name="role"
+        label="Role"
+        error={form.errorFor('role')}
+        hint={describeRole(form.values.role as Role)}
+      >
+        {(p) => (
+          <select {...p} className="input select" {...form.bind('role')}>
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {roleLabel[r]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field
+        name="password"
+        label="First password"
+        error={form.errorFor('password')}
+        hint="Give it to them privately; they can change it under Account."
+      >
+        {(p) => <PasswordInput {...p} autoComplete="new-password" {...form.bind('password')} />}
+      </Field>
+      <PasswordRules value={form.values.password} />
+      {otherError && <ErrorNotice error={otherError} />}
+      <div className="button-row">
+        <Button type="submit" variant="primary" busy={create.isPending}>
+          Add user
+        </Button>
+        <Button variant="ghost" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
