@@ -218,8 +218,10 @@ export function shareSignIn(fromPort, toPort) {
 /** One request to 127.0.0.1; the body is read in full (and not decompressed). */
 export function request(port, urlPath, { method = 'GET', headers: given = {}, body, agent } = {}) {
   const bearer = bearers.get(port);
-  const headers =
-    bearer && !given.cookie && !given.authorization ? { authorization: bearer, ...given } : given;
+  // An explicit `authorization: ''` means anonymous; a cookie means a session, not the key.
+  const headers = { ...given };
+  if (bearer && !('authorization' in given) && !given.cookie) headers.authorization = bearer;
+  if (headers.authorization === '') delete headers.authorization;
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const t0 = now();
