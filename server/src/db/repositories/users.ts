@@ -61,6 +61,36 @@ export interface UserChanges {
   lastLoginAt?: number;
 }
 
+async function updateIn(
+  db: Kysely<DB>,
+  id: number,
+  c: UserChanges,
+  now: number,
+): Promise<UserRecord | null> {
+  const row = await db
+    .updateTable('users')
+    .set({
+      updated_at: now,
+      ...(c.name !== undefined ? { name: c.name } : {}),
+      ...(c.role !== undefined ? { role: c.role } : {}),
+      ...(c.disabled !== undefined ? { disabled: c.disabled ? 1 : 0 } : {}),
+      ...(c.passwordHash !== undefined ? { password_hash: c.passwordHash } : {}),
+      ...(c.totpSecret !== undefined ? { totp_secret: c.totpSecret } : {}),
+      ...(c.totpPendingSecret !== undefined ? { totp_pending_secret: c.totpPendingSecret } : {}),
+      ...(c.totpEnabled !== undefined ? { totp_enabled: c.totpEnabled ? 1 : 0 } : {}),
+      ...(c.recoveryCodeHashes !== undefined
+        ? { recovery_codes: JSON.stringify(c.recoveryCodeHashes) }
+        : {}),
+      ...(c.lastLoginAt !== undefined ? { last_login_at: c.lastLoginAt } : {}),
+    })
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
+class NoOwnerLeft extends Error {}
+
 export function usersRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres' = 'sqlite') {
   return {
     async count(): Promise<number> {
@@ -150,29 +180,36 @@ export function usersRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres' = 
       return (await db.selectFrom('users').select(columns).orderBy('id').execute()).map(toRecord);
     },
 
-    async update(id: number, c: UserChanges, now: number): Promise<UserRecord | null> {
-      const row = await db
-        .updateTable('users')
-        .set({
-          updated_at: now,
-          ...(c.name !== undefined ? { name: c.name } : {}),
-          ...(c.role !== undefined ? { role: c.role } : {}),
-          ...(c.disabled !== undefined ? { disabled: c.disabled ? 1 : 0 } : {}),
-          ...(c.passwordHash !== undefined ? { password_hash: c.passwordHash } : {}),
-          ...(c.totpSecret !== undefined ? { totp_secret: c.totpSecret } : {}),
-          ...(c.totpPendingSecret !== undefined
-            ? { totp_pending_secret: c.totpPendingSecret }
-            : {}),
-          ...(c.totpEnabled !== undefined ? { totp_enabled: c.totpEnabled ? 1 : 0 } : {}),
-          ...(c.recoveryCodeHashes !== undefined
-            ? { recovery_codes: JSON.stringify(c.recoveryCodeHashes) }
-            : {}),
-          ...(c.lastLoginAt !== undefined ? { last_login_at: c.lastLoginAt } : {}),
-        })
-        .where('id', '=', id)
-        .returning(columns)
-        .executeTakeFirst();
-      return row ? toRecord(row) : null;
+    update: (id: number, c: UserChanges, now: number): Promise<UserRecord | null> =>
+      updateIn(db, id, c, now),
+
+    /**
+     * Applies a change unless it leaves no active owner. Check and write are one transaction
+     * (serialised on PostgreSQL), so two owners demoting each other at once cannot both win.
+     */
+    async updateKeepingAnOwner(
+      id: number,
+      c: UserChanges,
+      now: number,
+    ): Promise<UserRecord | null | 'last_owner'> {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          if (engine === 'postgres')
+            await sql`lock table users in share row exclusive mode`.execute(trx);
+          const after = await updateIn(trx, id, c, now);
+          const owners = await trx
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('role', '=', 'owner')
+            .where('disabled', '=', 0)
+            .executeTakeFirstOrThrow();
+          if (Number(owners.n) === 0) throw new NoOwnerLeft();
+          return after;
+        });
+      } catch (err) {
+        if (err instanceof NoOwnerLeft) return 'last_owner';
+        throw err;
+      }
     },
   };
 }

@@ -67,7 +67,11 @@ export async function updateUser(
   if (demotesOwner && !before.disabled && (await deps.repos.users.countActiveOwners()) <= 1) {
     throw conflict('This is the last owner; make someone else an owner first');
   }
-  const after = await deps.repos.users.update(id, change, deps.clock.now());
+  const after = demotesOwner
+    ? await deps.repos.users.updateKeepingAnOwner(id, change, deps.clock.now())
+    : await deps.repos.users.update(id, change, deps.clock.now());
+  if (after === 'last_owner')
+    throw conflict('This is the last owner; make someone else an owner first');
   if (!after) throw notFound('User');
   // A role change or a disable is a privilege change: their sessions start over.
   if ((change.role && change.role !== before.role) || change.disabled === true)
