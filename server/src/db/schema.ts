@@ -52,8 +52,13 @@ export interface CheckResultsTable {
   cert_expires_at: Millis | null;
 }
 
-export interface RollupHourTable {
+/**
+ * One bucket of a monitor's checks (minute, hour or day; see domain/rollup.ts). Latency and
+ * phase figures cover delivered checks only; sums are µs, counts say how many were summed.
+ */
+export interface RollupTable {
   monitor_id: number;
+  /** Start of the bucket, epoch ms. */
   bucket: Millis;
   checks: number;
   up: number;
@@ -63,6 +68,18 @@ export interface RollupHourTable {
   latency_count: number;
   latency_min_us: number | null;
   latency_max_us: number | null;
+  /** LatencySketch bytes; null when latency_count ≤ 2 (min and max are the values). */
+  latency_sketch: Uint8Array | null;
+  dns_sum_us: number;
+  dns_count: number;
+  connect_sum_us: number;
+  connect_count: number;
+  tls_sum_us: number;
+  tls_count: number;
+  ttfb_sum_us: number;
+  ttfb_count: number;
+  download_sum_us: number;
+  download_count: number;
 }
 
 export interface StatusFlipsTable {
@@ -154,6 +171,8 @@ export interface DB {
   audit_events: AuditEventsTable;
   monitors: MonitorsTable;
   check_results: CheckResultsTable;
-  rollup_hour: RollupHourTable;
+  rollup_minute: RollupTable;
+  rollup_hour: RollupTable;
+  rollup_day: RollupTable;
   status_flips: StatusFlipsTable;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { repositories, type Repositories } from '../../src/db/repositories/index.js';
 import type { ResultWrite } from '../../src/db/repositories/results.js';
+import { rollupSeries, summarizeRollups } from '../../src/domain/rollup-stats.js';
 import { engines, testTarget, type TestTarget } from '../support/engines.js';
 import { checkRun, downRun, monitorInput } from '../support/factories.js';
 
@@ -193,7 +194,7 @@ describe.each(engines)('storage on %s', (engine) => {
     expect(new Set(all).size).toBe(25);
   });
 
-  it('summarises a window: counts by outcome and latencies of delivered checks only', async () => {
+  it('summarises a window from the rollups: counts by outcome, latencies of delivered checks only', async () => {
     const m = await repos.monitors.insert(monitorInput(), T0);
     await repos.results.writeBatch([
       write(m.id, T0, checkRun({ latencyMs: 10 })),
@@ -202,11 +203,24 @@ describe.each(engines)('storage on %s', (engine) => {
       write(m.id, T0 + 3000, downRun()),
       write(m.id, T0 - HOUR, checkRun({ latencyMs: 5 })),
     ]);
-    const s = await repos.results.summary(m.id, T0, T0 + 10_000);
-    expect(s).toEqual({ up: 2, degraded: 1, down: 1, latenciesMs: [10, 30, 900] });
+    const rows = await repos.rollups.read('minute', m.id, T0, T0 + 10_000);
+    expect(summarizeRollups(rows)).toEqual({
+      checks: 4,
+      up: 2,
+      degraded: 1,
+      down: 1,
+      latency: {
+        min: 10,
+        avg: 313.333,
+        max: 900,
+        p50: expect.closeTo(30, 0) as number,
+        p95: 900,
+        p99: 900,
+      },
+    });
   });
 
-  it('builds a bucketed series with mean phase timings', async () => {
+  it('builds a bucketed series with mean phase timings from the rollups', async () => {
     const m = await repos.monitors.insert(monitorInput(), T0);
     const phases = (ttfb: number) => ({ dns: null, connect: 1, tls: null, ttfb, download: 1 });
     await repos.results.writeBatch([
@@ -214,8 +228,8 @@ describe.each(engines)('storage on %s', (engine) => {
       write(m.id, T0 + 2000, checkRun({ latencyMs: 22, phases: phases(20) })),
       write(m.id, T0 + 61_000, downRun()),
     ]);
-    const series = await repos.results.series(m.id, T0, T0 + 120_000, 60_000);
-    expect(series).toEqual([
+    const rows = await repos.rollups.read('minute', m.id, T0, T0 + 120_000);
+    expect(rollupSeries(rows, 60_000)).toEqual([
       {
         t: T0,
         checks: 2,

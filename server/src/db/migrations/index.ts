@@ -1,19 +1,32 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Engine } from '../database.js';
 import { initial } from './001-initial.js';
 import { accounts } from './002-accounts.js';
+import { rollups } from './003-rollups.js';
 
 /** Migrations are code, listed in order, so a bundled build needs no folder scan. */
 function migrations(engine: Engine): Record<string, Migration> {
   return {
     '001-initial': initial(engine),
     '002-accounts': accounts(engine),
+    '003-rollups': rollups(engine),
   };
 }
 
 export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(engine) };
-  const migrator = new Migrator({ db, provider });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: with
+  // several schemas in one PostgreSQL database (tests run in parallel) it would find another's.
+  const schema =
+    engine === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]
+          ?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

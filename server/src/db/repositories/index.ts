@@ -4,6 +4,7 @@ import { auditRepository } from './audit.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { monitorsRepository } from './monitors.js';
 import { resultsRepository } from './results.js';
+import { rollupsRepository } from './rollups.js';
 import { sessionsRepository } from './sessions.js';
 import { usersRepository } from './users.js';
 
@@ -11,6 +12,7 @@ export function repositories(database: Database) {
   return {
     monitors: monitorsRepository(database.db),
     results: resultsRepository(database.db, database.engine),
+    rollups: rollupsRepository(database.db),
     users: usersRepository(database.db, database.engine),
     sessions: sessionsRepository(database.db),
     apiKeys: apiKeysRepository(database.db),

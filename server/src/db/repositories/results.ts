@@ -1,10 +1,12 @@
-import type { CheckResult, MonitorStatus, StatsBucket } from '@pagewatch/contract';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { RecentEntry } from '../../domain/monitor.js';
-import { hourBucket } from '../../domain/windows.js';
+import type { CheckResult, MonitorStatus } from '@pagewatch/contract';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CheckRun } from '../../domain/check-run.js';
+import type { RecentEntry } from '../../domain/monitor.js';
+import { foldChecks, rollupLevels, type RolledCheck } from '../../domain/rollup.js';
 import { decodeOutcome, encodeOutcome, iso, isoOrNull, toMs, toUs } from '../codecs.js';
-import type { CheckResultsTable, DB, RollupHourTable } from '../schema.js';
+import type { Engine } from '../database.js';
+import type { CheckResultsTable, DB } from '../schema.js';
+import { applyRollupDeltas } from './rollups.js';
 
 /** One check to persist with the monitor state it led to. */
 export interface ResultWrite {
@@ -59,41 +61,21 @@ function toResult(r: ResultRow): CheckResult {
   };
 }
 
-type RollupDelta = RollupHourTable;
-
-/** Folds a batch into one rollup delta per monitor and hour, so each is upserted once. */
-function rollupDeltas(writes: readonly ResultWrite[]): RollupDelta[] {
-  const byKey = new Map<string, RollupDelta>();
-  for (const w of writes) {
-    const bucket = hourBucket(w.at);
-    const key = `${w.monitorId}:${bucket}`;
-    let d = byKey.get(key);
-    if (!d) {
-      d = {
-        monitor_id: w.monitorId,
-        bucket,
-        checks: 0,
-        up: 0,
-        degraded: 0,
-        down: 0,
-        latency_sum_us: 0,
-        latency_count: 0,
-        latency_min_us: null,
-        latency_max_us: null,
-      };
-      byKey.set(key, d);
-    }
-    d.checks += 1;
-    d[w.run.outcome] += 1;
-    const us = toUs(w.run.latencyMs);
-    if (us !== null && w.run.outcome !== 'down') {
-      d.latency_sum_us += us;
-      d.latency_count += 1;
-      d.latency_min_us = d.latency_min_us === null ? us : Math.min(d.latency_min_us, us);
-      d.latency_max_us = d.latency_max_us === null ? us : Math.max(d.latency_max_us, us);
-    }
-  }
-  return [...byKey.values()];
+/** The batch as the rollups see it. */
+function rolledChecks(writes: readonly ResultWrite[]): RolledCheck[] {
+  return writes.map(({ monitorId, at, run }) => ({
+    monitorId,
+    at,
+    outcome: run.outcome,
+    latencyUs: toUs(run.latencyMs),
+    phasesUs: {
+      dns: toUs(run.phases.dns),
+      connect: toUs(run.phases.connect),
+      tls: toUs(run.phases.tls),
+      ttfb: toUs(run.phases.ttfb),
+      download: toUs(run.phases.download),
+    },
+  }));
 }
 
 export interface InsertedResult {
@@ -101,10 +83,7 @@ export interface InsertedResult {
   result: CheckResult;
 }
 
-export function resultsRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres') {
-  const least = engine === 'sqlite' ? 'min' : 'least';
-  const greatest = engine === 'sqlite' ? 'max' : 'greatest';
-
+export function resultsRepository(db: Kysely<DB>, engine: Engine) {
   async function writeOne(trx: Transaction<DB>, w: ResultWrite): Promise<CheckResult> {
     const { run } = w;
     const row = await trx
@@ -159,37 +138,20 @@ export function resultsRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres')
     return toResult(row);
   }
 
-  async function upsertRollups(trx: Transaction<DB>, deltas: RollupDelta[]): Promise<void> {
-    for (const d of deltas) {
-      await trx
-        .insertInto('rollup_hour')
-        .values(d)
-        .onConflict((oc) =>
-          oc.columns(['monitor_id', 'bucket']).doUpdateSet({
-            checks: sql`rollup_hour.checks + excluded.checks`,
-            up: sql`rollup_hour.up + excluded.up`,
-            degraded: sql`rollup_hour.degraded + excluded.degraded`,
-            down: sql`rollup_hour.down + excluded.down`,
-            latency_sum_us: sql`rollup_hour.latency_sum_us + excluded.latency_sum_us`,
-            latency_count: sql`rollup_hour.latency_count + excluded.latency_count`,
-            latency_min_us: sql`${sql.raw(least)}(coalesce(rollup_hour.latency_min_us, excluded.latency_min_us), coalesce(excluded.latency_min_us, rollup_hour.latency_min_us))`,
-            latency_max_us: sql`${sql.raw(greatest)}(coalesce(rollup_hour.latency_max_us, excluded.latency_max_us), coalesce(excluded.latency_max_us, rollup_hour.latency_max_us))`,
-          }),
-        )
-        .execute();
-    }
-  }
-
   return {
     /**
      * Stores results, the monitors' new state, flips and rollups in one transaction:
-     * a status change is never recorded without the result that caused it.
+     * a status change is never recorded without the result that caused it, and the rollups
+     * always equal the results they were folded from.
      */
     async writeBatch(writes: readonly ResultWrite[]): Promise<InsertedResult[]> {
       return db.transaction().execute(async (trx) => {
         const out: InsertedResult[] = [];
         for (const w of writes) out.push({ write: w, result: await writeOne(trx, w) });
-        await upsertRollups(trx, rollupDeltas(writes));
+        const checks = rolledChecks(writes);
+        for (const level of rollupLevels) {
+          await applyRollupDeltas(trx, engine, level, foldChecks(level, checks));
+        }
         return out;
       });
     },
@@ -206,78 +168,6 @@ export function resultsRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres')
       const rows = await q.execute();
       const items = rows.slice(0, limit).map(toResult);
       return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
-    },
-
-    /** Counts by outcome and the sorted latencies (ms) of delivered checks in [from, to]. */
-    async summary(monitorId: number, from: number, to: number) {
-      const counts = await db
-        .selectFrom('check_results')
-        .select((eb) => ['outcome', eb.fn.countAll<number>().as('n')])
-        .where('monitor_id', '=', monitorId)
-        .where('at', '>=', from)
-        .where('at', '<=', to)
-        .groupBy('outcome')
-        .execute();
-      const latencies = await db
-        .selectFrom('check_results')
-        .select('latency_us')
-        .where('monitor_id', '=', monitorId)
-        .where('at', '>=', from)
-        .where('at', '<=', to)
-        .where('outcome', '!=', encodeOutcome('down'))
-        .where('latency_us', 'is not', null)
-        .orderBy('latency_us')
-        .execute();
-      const byOutcome = { up: 0, degraded: 0, down: 0 };
-      for (const c of counts) byOutcome[decodeOutcome(c.outcome)] += Number(c.n);
-      return { ...byOutcome, latenciesMs: latencies.map((l) => (l.latency_us ?? 0) / 1000) };
-    },
-
-    async series(
-      monitorId: number,
-      from: number,
-      to: number,
-      bucketMs: number,
-    ): Promise<StatsBucket[]> {
-      // A literal divisor keeps this integer division on both engines.
-      const bucket = sql<number>`(at / ${sql.lit(bucketMs)}) * ${sql.lit(bucketMs)}`;
-      const ok = sql`case when outcome <> ${sql.lit(encodeOutcome('down'))}`;
-      const avg = (col: string) => sql<number | null>`avg(${ok} then ${sql.ref(col)} end) / 1000.0`;
-      const rows = await db
-        .selectFrom('check_results')
-        .select((eb) => [
-          bucket.as('t'),
-          eb.fn.countAll<number>().as('checks'),
-          sql<number>`sum(case when outcome = 0 then 1 else 0 end)`.as('up'),
-          sql<number>`sum(case when outcome = 1 then 1 else 0 end)`.as('degraded'),
-          sql<number>`sum(case when outcome = 2 then 1 else 0 end)`.as('down'),
-          avg('latency_us').as('latency'),
-          avg('dns_us').as('dns'),
-          avg('connect_us').as('connect'),
-          avg('tls_us').as('tls'),
-          avg('ttfb_us').as('ttfb'),
-          avg('download_us').as('download'),
-        ])
-        .where('monitor_id', '=', monitorId)
-        .where('at', '>=', from)
-        .where('at', '<=', to)
-        .groupBy(bucket)
-        .orderBy(bucket)
-        .execute();
-      const round = (v: number | null) => (v === null ? null : Math.round(Number(v) * 1000) / 1000);
-      return rows.map((r) => ({
-        t: Number(r.t),
-        checks: Number(r.checks),
-        up: Number(r.up),
-        degraded: Number(r.degraded),
-        down: Number(r.down),
-        latency: round(r.latency),
-        dns: round(r.dns),
-        connect: round(r.connect),
-        tls: round(r.tls),
-        ttfb: round(r.ttfb),
-        download: round(r.download),
-      }));
     },
   };
 }
