@@ -1,5 +1,10 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/database.js';
+import { openDatabase, type Database, type DatabaseTarget } from '../../src/db/database.js';
+import { migrateTo, migrateToLatest } from '../../src/db/migrations/index.js';
+import { encodeOutcome } from '../../src/db/codecs.js';
 import { repositories, type Repositories } from '../../src/db/repositories/index.js';
 import { LatencySketch, RELATIVE_ACCURACY } from '../../src/domain/latency-sketch.js';
 import {
@@ -9,7 +14,7 @@ import {
   rollupLevels,
   type StoredRollup,
 } from '../../src/domain/rollup.js';
-import { engines, openTestDatabase } from '../support/engines.js';
+import { engines, openTestDatabase, testTarget } from '../support/engines.js';
 import { monitorInput } from '../support/factories.js';
 import {
   batches,
@@ -129,5 +134,77 @@ describe.each(engines)('rollups on %s', (engine) => {
     );
     const rows = await repos.rollups.read('hour', m.id, T0 + 3_600_000, T0 + 2 * 3_600_000);
     expect(rows.map((row) => row.bucket)).toEqual([T0 + 3_600_000, T0 + 2 * 3_600_000]);
+  });
+});
+
+/** A bare connection, so the test can stop migrating before 003. */
+function connect(target: DatabaseTarget): Kysely<any> {
+  if (target.kind === 'sqlite') {
+    return new Kysely({ dialect: new SqliteDialect({ database: new SQLite(target.file) }) });
+  }
+  const options = target.schema ? `-c search_path=${target.schema}` : undefined;
+  return new Kysely({
+    dialect: new PostgresDialect({
+      pool: new pg.Pool({ connectionString: target.url, max: 2, ...(options ? { options } : {}) }),
+    }),
+  });
+}
+
+describe.each(engines)('migration 003 on %s', (engine) => {
+  it('rebuilds the rollups from the raw results already stored', async () => {
+    const t = await testTarget(engine);
+    const r = rng(3);
+    const raw = connect(t.target);
+    let database: Database | null = null;
+    try {
+      await migrateTo(raw, engine, '002-accounts');
+      const [monitor] = await raw
+        .insertInto('monitors')
+        .values({
+          type: 'http',
+          name: 'Before 003',
+          config: '{}',
+          interval_s: 60,
+          timeout_s: 10,
+          retries: 1,
+          created_at: T0,
+          updated_at: T0,
+        })
+        .returning('id')
+        .execute();
+      const id = Number(monitor.id);
+      const checks = Array.from({ length: 400 }, (_, i) => randomCheck(r, id, T0 + i * 9_000));
+      for (const part of batches(r, checks, 150)) {
+        await raw
+          .insertInto('check_results')
+          .values(
+            part.map((c) => ({
+              monitor_id: id,
+              at: c.at,
+              outcome: encodeOutcome(c.outcome),
+              latency_us: c.latencyUs,
+              dns_us: c.phasesUs.dns,
+              connect_us: c.phasesUs.connect,
+              tls_us: c.phasesUs.tls,
+              ttfb_us: c.phasesUs.ttfb,
+              download_us: c.phasesUs.download,
+            })),
+          )
+          .execute();
+      }
+      await migrateToLatest(raw, engine);
+      await raw.destroy();
+      database = await openDatabase(t.target);
+      const repos = repositories(database);
+      for (const level of rollupLevels) {
+        const expected = groupBy(checks, levelMs[level]);
+        const rows = await repos.rollups.read(level, id, 0, T0 + DAY);
+        expect(rows).toHaveLength(expected.size);
+        for (const row of rows) expectBucket(row, expected.get(row.bucket) ?? [], level);
+      }
+    } finally {
+      await database?.close();
+      await t.cleanup();
+    }
   });
 });

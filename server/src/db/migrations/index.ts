@@ -1,4 +1,11 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Migrator,
+  sql,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+} from 'kysely';
 import type { Engine } from '../database.js';
 import { initial } from './001-initial.js';
 import { accounts } from './002-accounts.js';
@@ -14,6 +21,19 @@ function migrations(engine: Engine): Record<string, Migration> {
 }
 
 export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {
+  await migrate(db, engine, (m) => m.migrateToLatest());
+}
+
+/** Migrates up (or down) to the named migration: tests of a migration start before it. */
+export async function migrateTo(db: Kysely<any>, engine: Engine, name: string): Promise<void> {
+  await migrate(db, engine, (m) => m.migrateTo(name));
+}
+
+async function migrate(
+  db: Kysely<any>,
+  engine: Engine,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(engine) };
   // Kysely looks for its bookkeeping tables in every schema unless told which one: with
   // several schemas in one PostgreSQL database (tests run in parallel) it would find another's.
@@ -27,7 +47,7 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<
     provider,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const name = failed ? ` (${failed.migrationName})` : '';
