@@ -20,6 +20,18 @@ export function decodeRecent(
   }));
 }
 
+/** Encodes checks (oldest first) in one pass, keeping the newest `keep`. */
+export function encodeRecent(
+  checks: readonly (readonly [CheckOutcome, number | null])[],
+  keep: number,
+): RecentChecksData {
+  const kept = checks.slice(-keep);
+  return {
+    outcomes: kept.map(([o]) => letter[o]).join(''),
+    latencyMs: kept.map(([, ms]) => (ms === null ? null : Math.round(ms * 10) / 10)),
+  };
+}
+
 /** Appends one check, keeping at most `keep` (the oldest fall off). */
 export function appendRecent(
   r: RecentChecksData,

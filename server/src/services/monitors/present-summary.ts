@@ -1,6 +1,5 @@
 import {
-  appendRecent,
-  emptyRecent,
+  encodeRecent,
   type LastCheck,
   type MonitorStatus,
   type MonitorSummary,
@@ -31,10 +30,7 @@ export function presentSummary(m: MonitorRecord, uptime24h: number | null): Moni
     tags: m.tags,
     paused: m.paused,
     uptime24h,
-    recent: m.recent.reduce(
-      (r, [outcome, ms]) => appendRecent(r, outcome, ms, RECENT_KEEP),
-      emptyRecent(),
-    ),
+    recent: encodeRecent(m.recent, RECENT_KEEP),
   };
 }
 
