@@ -34,7 +34,7 @@ import {
 } from '../lib/stats.mjs';
 
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 1000);
-const HISTORY_S = Number(process.env.BENCH_HISTORY_S ?? 30);
+const HISTORY_S = Number(process.env.BENCH_HISTORY_S ?? 310);
 const WARMUP = 20;
 const REQUESTS = 200;
 const TARGET_MS = 50;
