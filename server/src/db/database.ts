@@ -20,7 +20,8 @@ export type DatabaseTarget =
 /** Opens the database and applies pending migrations before returning. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   // Only the driver in use is loaded: pg alone costs ~40 ms of start-up.
-  const database = target.kind === 'sqlite' ? await openSqlite(target.file) : await openPostgres(target);
+  const database =
+    target.kind === 'sqlite' ? await openSqlite(target.file) : await openPostgres(target);
   try {
     await migrateToLatest(database.db, database.engine);
   } catch (err) {

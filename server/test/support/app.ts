@@ -101,7 +101,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
 
   const owner = setup
     ? await identity('owner', OWNER.email, OWNER.password)
-    : ({ userId: 0, email: '', password: '', headers: { authorization: '' } });
+    : { userId: 0, email: '', password: '', headers: { authorization: '' } };
   let url = '';
   if (options.listen) url = await pw.app.listen({ port: 0, host: '127.0.0.1' });
   if (options.scheduler) await pw.startRoles();
