@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { BrandMark } from '../components/ui/BrandMark';
+import { authKeys } from '../features/auth/api/keys';
 import { useMe } from '../features/auth/api/session';
 import { UserMenu } from '../features/auth/components/UserMenu';
 import { liveStore, startLiveUpdates, type LiveState } from '../features/monitors/api/live';
@@ -41,6 +42,14 @@ function useLiveUpdates() {
   const client = useQueryClient();
   const { id } = useMe();
   useEffect(() => startLiveUpdates(client), [client, id]);
+  // A dropped stream may mean the session ended (signed out elsewhere): ask who is signed in.
+  useEffect(() => {
+    const unsubscribe = liveStore.subscribe(() => {
+      if (liveStore.get() === 'reconnecting')
+        void client.invalidateQueries({ queryKey: authKeys.me() });
+    });
+    return () => void unsubscribe();
+  }, [client]);
 }
 
 /** The signed-in shell: top bar with navigation and the person's menu, then the screen. */

@@ -93,9 +93,15 @@ export function useSchemaForm<V extends Values, Out>({
     onChange: (e: { target: { value: string } }) => set(key, e.target.value),
   });
 
-  /** Delegated blur: each control sits in a Field, whose data-field names its key. */
+  /**
+   * Delegated blur: each control sits in a Field, whose data-field names its key. Leaving a
+   * field still empty says nothing yet (that waits for submit), so tabbing past or clicking a
+   * link under an autofocused field does not make the form jump.
+   */
   const onBlur = useCallback((event: FocusEvent<HTMLFormElement>) => {
-    const key = (event.target as HTMLElement).closest<HTMLElement>('[data-field]')?.dataset.field;
+    const target = event.target as HTMLElement & { value?: unknown };
+    if (typeof target.value === 'string' && target.value === '') return;
+    const key = target.closest<HTMLElement>('[data-field]')?.dataset.field;
     if (key) setTouched((t) => (t.has(key) ? t : new Set(t).add(key)));
   }, []);
 

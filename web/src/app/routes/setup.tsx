@@ -17,7 +17,7 @@ function Setup() {
       intro="Create the owner account. The owner can do everything, including adding the rest of your team."
     >
       <title>Set up · Pagewatch</title>
-      <SetupForm />
+      <SetupForm tokenRequired={status.data?.setupTokenRequired === true} />
     </AuthShell>
   );
 }

@@ -1,15 +1,22 @@
-import type { Me, Role, Session } from '@pagewatch/contract';
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { AuthStatus, Me, Role, Session } from '@pagewatch/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import { createContext, useContext } from 'react';
 import { setCsrfToken } from '../../../lib/api';
 import { atLeast } from '../roles';
 import { authKeys, isAuthKey } from './keys';
-import { meQuery } from './queries';
+
+/**
+ * The signed-in person, given by the shell's session gate. A context rather than a query read:
+ * on sign-out a screen may re-render once more before the gate leads away, and must not find
+ * nobody there.
+ */
+export const MeContext = createContext<Me | null>(null);
 
 /** The signed-in person. Only for screens inside the signed-in shell, which waits for it. */
 export function useMe(): Me {
-  const { data } = useQuery(meQuery());
-  if (!data) throw new Error('useMe() outside the signed-in shell');
-  return data.user;
+  const me = useContext(MeContext);
+  if (!me) throw new Error('useMe() outside the signed-in shell');
+  return me;
 }
 
 /** Whether the signed-in person's role is at least `role` (SPEC §6). */
@@ -32,7 +39,10 @@ export function storeSession(client: QueryClient, session: Session): void {
   setCsrfToken(session.csrfToken);
   const previous = client.getQueryData<Session | null>(authKeys.me());
   if (previous?.user.id !== session.user.id) forgetPersonalData(client);
-  client.setQueryData(authKeys.status(), { setupRequired: false });
+  client.setQueryData<AuthStatus>(authKeys.status(), {
+    setupRequired: false,
+    setupTokenRequired: false,
+  });
   client.setQueryData(authKeys.me(), session);
 }
 

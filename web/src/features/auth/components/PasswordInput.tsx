@@ -50,7 +50,7 @@ export function PasswordRules({ value, id }: { value: string; id?: string }) {
       </li>
       <li className={`rules__item ${common ? 'rules__item--bad' : value ? 'rules__item--ok' : ''}`}>
         <Icon name={common ? 'x' : value ? 'check' : 'circle'} size={14} />
-        {common ? 'This password is too common' : 'Not a commonly used password'}
+        Not a commonly used password
         <span className="visually-hidden">{common ? ': not met' : value ? ': met' : ''}</span>
       </li>
     </ul>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { meQuery } from '../api/queries';
-import { signedOutOnPurpose } from '../api/session';
+import { MeContext, signedOutOnPurpose } from '../api/session';
 import { loginPath } from '../next-path';
 import { BootError, Booting } from './Boot';
 
@@ -17,5 +17,5 @@ export function RequireSession({ children }: { children: ReactNode }) {
   if (!me.data) {
     return <BootError error={me.error} busy={me.isFetching} onRetry={() => void me.refetch()} />;
   }
-  return <>{children}</>;
+  return <MeContext value={me.data.user}>{children}</MeContext>;
 }

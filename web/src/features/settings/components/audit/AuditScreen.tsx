@@ -24,9 +24,15 @@ function AuditRow({ e }: { e: AuditEvent }) {
         </time>
       </td>
       <td className="arow__actor" data-label="By">
-        {e.actor.label || actorKind[e.actor.type]}
-        {e.actor.type !== 'user' && (
-          <span className="arow__kind"> ({actorKind[e.actor.type]})</span>
+        {e.actor.type === 'anonymous' ? (
+          <span className="muted">Not signed in</span>
+        ) : (
+          <>
+            {e.actor.label}
+            {e.actor.type !== 'user' && (
+              <span className="arow__kind"> ({actorKind[e.actor.type]})</span>
+            )}
+          </>
         )}
       </td>
       <td className="arow__action">

@@ -69,31 +69,35 @@ export function CreateUserForm({
           )}
         </Field>
       </div>
-      <Field
-        name="role"
-        label="Role"
-        error={form.errorFor('role')}
-        hint={describeRole(form.values.role as Role)}
-      >
-        {(p) => (
-          <select {...p} className="input select" {...form.bind('role')}>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {roleLabel[r]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field
-        name="password"
-        label="First password"
-        error={form.errorFor('password')}
-        hint="Give it to them privately; they can change it under Account."
-      >
-        {(p) => <PasswordInput {...p} autoComplete="new-password" {...form.bind('password')} />}
-      </Field>
-      <PasswordRules value={form.values.password} />
+      <div className="form__grid">
+        <Field
+          name="role"
+          label="Role"
+          error={form.errorFor('role')}
+          hint={describeRole(form.values.role as Role)}
+        >
+          {(p) => (
+            <select {...p} className="input select" {...form.bind('role')}>
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {roleLabel[r]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <div className="field-stack">
+          <Field
+            name="password"
+            label="First password"
+            error={form.errorFor('password')}
+            hint="Give it to them privately; they can change it under Account."
+          >
+            {(p) => <PasswordInput {...p} autoComplete="new-password" {...form.bind('password')} />}
+          </Field>
+          <PasswordRules value={form.values.password} />
+        </div>
+      </div>
       {otherError && <ErrorNotice error={otherError} />}
       <div className="button-row">
         <Button type="submit" variant="primary" busy={create.isPending}>

@@ -35,7 +35,10 @@ export function UsersScreen() {
           <h2 className="settings-title">Users</h2>
           {users && (
             <p className="page-sub">
-              {plural(users.length, 'person', 'people')} · you can give roles up to {aRole(me.role)}
+              {plural(users.length, 'person', 'people')} ·{' '}
+              {me.role === 'owner'
+                ? 'you can give any role'
+                : `you can give roles up to ${me.role}; only owners manage owners`}
             </p>
           )}
         </div>
