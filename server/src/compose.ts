@@ -13,6 +13,7 @@ import { randomBase62, SecretBox } from './lib/crypto.js';
 import { loadSecretKey } from './lib/secret-key.js';
 import { AuthCache } from './services/auth/cache.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
+import { startRetention, type RetentionJob, type RetentionOptions } from './jobs/retention.js';
 import type { ServiceDeps } from './services/deps.js';
 import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
 
@@ -36,6 +37,8 @@ export interface ComposeOptions {
   checks?: EngineOptions;
   /** Postgres schema to use (tests isolate themselves this way). */
   pgSchema?: string;
+  /** History kept and how it is pruned; SPEC §9 defaults. */
+  retention?: Partial<RetentionOptions>;
 }
 
 /** Wires config, storage, engine and HTTP app together; main.ts and tests both start here. */
@@ -93,6 +96,7 @@ export async function composePagewatch(
 
   let closing: Promise<void> | null = null;
   let stopHousekeeping = () => {};
+  let retention: RetentionJob | null = null;
   return {
     app,
     engine,
@@ -102,11 +106,14 @@ export async function composePagewatch(
     setupRequired: async () => (await repos.users.count()) === 0,
     startRoles: async () => {
       stopHousekeeping = startHousekeeping(repos, clock, logger);
+      // Pruning history is background work: it runs where the scheduler runs, once per deployment.
+      if (engine) retention = startRetention(repos, clock, logger, options.retention);
       await engine?.start();
     },
     close: () =>
       (closing ??= (async () => {
         stopHousekeeping();
+        await retention?.stop();
         await app.close();
         await engine?.stop();
         await database.close();

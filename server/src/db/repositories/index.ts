@@ -4,6 +4,7 @@ import { auditRepository } from './audit.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { monitorsRepository } from './monitors.js';
 import { resultsRepository } from './results.js';
+import { retentionRepository } from './retention.js';
 import { rollupsRepository } from './rollups.js';
 import { sessionsRepository } from './sessions.js';
 import { usersRepository } from './users.js';
@@ -13,6 +14,7 @@ export function repositories(database: Database) {
     monitors: monitorsRepository(database.db),
     results: resultsRepository(database.db, database.engine),
     rollups: rollupsRepository(database.db),
+    retention: retentionRepository(database.db),
     users: usersRepository(database.db, database.engine),
     sessions: sessionsRepository(database.db),
     apiKeys: apiKeysRepository(database.db),

@@ -1,0 +1,135 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Repositories } from '../db/repositories/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+
+const DAY_MS = 86_400_000;
+
+/** How long history is kept (SPEC §9); day rollups are kept forever. */
+export interface RetentionPolicy {
+  rawMs: number;
+  minuteMs: number;
+  hourMs: number;
+}
+
+export const defaultRetention: RetentionPolicy = {
+  rawMs: 30 * DAY_MS,
+  minuteMs: 90 * DAY_MS,
+  hourMs: 2 * 365 * DAY_MS,
+};
+
+export interface RetentionOptions {
+  policy: RetentionPolicy;
+  /** Rows per delete statement at most. */
+  batchSize: number;
+  /** Monitors one statement covers: a handful of index ranges, not a table scan. */
+  monitorsPerStatement: number;
+  /** Pause after a statement that deleted something, so the result writer gets its turn. */
+  pauseMs: number;
+  everyMs: number;
+  /** First pass after start-up: soon, but not in the way of the first checks. */
+  firstAfterMs: number;
+}
+
+export const defaultRetentionOptions: RetentionOptions = {
+  policy: defaultRetention,
+  batchSize: 5000,
+  monitorsPerStatement: 100,
+  pauseMs: 20,
+  everyMs: 10 * 60_000,
+  firstAfterMs: 30_000,
+};
+
+export interface RetentionReport {
+  raw: number;
+  minute: number;
+  hour: number;
+}
+
+type Kind = keyof RetentionReport;
+
+/**
+ * One pass: deletes what the policy no longer keeps, oldest first, in batches of at most
+ * `batchSize` rows per statement, each its own short transaction. `stopped` is asked between
+ * statements so shutting down never waits for a whole pass.
+ */
+export async function runRetention(
+  repos: Repositories,
+  now: number,
+  options: Partial<RetentionOptions> = {},
+  stopped: () => boolean = () => false,
+): Promise<RetentionReport> {
+  const o = { ...defaultRetentionOptions, ...options };
+  const { retention } = repos;
+  const steps: [Kind, number, (ids: number[], before: number) => Promise<number>][] = [
+    ['raw', o.policy.rawMs, (ids, b) => retention.deleteResults(ids, b, o.batchSize)],
+    [
+      'minute',
+      o.policy.minuteMs,
+      (ids, b) => retention.deleteRollups('minute', ids, b, o.batchSize),
+    ],
+    ['hour', o.policy.hourMs, (ids, b) => retention.deleteRollups('hour', ids, b, o.batchSize)],
+  ];
+  const report: RetentionReport = { raw: 0, minute: 0, hour: 0 };
+  const ids = await retention.monitorIds();
+  for (const [kind, keepMs, remove] of steps) {
+    const before = now - keepMs;
+    for (let i = 0; i < ids.length; i += o.monitorsPerStatement) {
+      const chunk = ids.slice(i, i + o.monitorsPerStatement);
+      for (;;) {
+        if (stopped()) return report;
+        const n = await remove(chunk, before);
+        report[kind] += n;
+        // Even an empty statement yields the event loop before the next one.
+        await sleep(n > 0 ? o.pauseMs : 0);
+        if (n < o.batchSize) break;
+      }
+    }
+  }
+  return report;
+}
+
+export interface RetentionJob {
+  /** Stops the timers and waits for a pass in progress to reach its next statement. */
+  stop(): Promise<void>;
+}
+
+/** Runs retention shortly after start and then every `everyMs`, one pass at a time. */
+export function startRetention(
+  repos: Repositories,
+  clock: Clock,
+  logger: Logger,
+  options: Partial<RetentionOptions> = {},
+): RetentionJob {
+  const o = { ...defaultRetentionOptions, ...options };
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  const pass = async () => {
+    const started = Date.now();
+    try {
+      const deleted = await runRetention(repos, clock.now(), o, () => stopped);
+      const ms = Date.now() - started;
+      if (deleted.raw + deleted.minute + deleted.hour > 0) {
+        logger.info({ deleted, ms }, 'retention: deleted expired history');
+      } else logger.debug({ ms }, 'retention: nothing expired');
+    } catch (err) {
+      logger.warn({ err }, 'retention pass failed; trying again at the next one');
+    }
+  };
+  const tick = () => {
+    if (stopped || running) return;
+    running = pass().finally(() => (running = null));
+  };
+  const first = setTimeout(tick, o.firstAfterMs);
+  const timer = setInterval(tick, o.everyMs);
+  first.unref();
+  timer.unref();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
