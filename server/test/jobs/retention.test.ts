@@ -45,7 +45,10 @@ describe.each(engines)('retention on %s', (engine) => {
       .where('monitor_id', 'in', ids)
       .orderBy('id')
       .execute();
-    const rollups = {} as Record<RollupLevel, { monitor_id: number; bucket: number }[]>;
+    const rollups = {} as Record<
+      RollupLevel,
+      { monitor_id: number; bucket: number; checks: number }[]
+    >;
     for (const level of rollupLevels) {
       rollups[level] = await database.db
         .selectFrom(rollupTables[level] as 'rollup_hour')
