@@ -90,4 +90,24 @@ describe('a viewer in the browser', () => {
     expect(status).toBe(403);
     expect(errors).toEqual([]);
   });
+
+  it('after too many wrong passwords, says in plain words how long to wait', async () => {
+    const { email } = await app.identity('editor');
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(`${app.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: `wrong guess ${i}` }),
+      });
+      expect(res.status).toBe(401);
+    }
+    const { page: fresh } = await newPage(browser);
+    await fresh.goto(`${app.url}/login`);
+    await signInWithForm(fresh, email, 'one more wrong guess');
+    await fresh.getByText('Too many failed sign-in attempts').waitFor();
+    await fresh.getByText(/Try again in 15 minutes\./).waitFor();
+    const button = fresh.getByRole('button', { name: /Try again in 1[45]:\d\d/ });
+    expect(await button.isDisabled()).toBe(true);
+    await screenshotAll(fresh, 'login-rate-limited');
+  });
 });
