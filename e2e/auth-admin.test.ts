@@ -156,6 +156,8 @@ describe('managing people and API keys in a browser', () => {
     await other.page.getByRole('link', { name: 'API keys' }).click();
     await other.page.waitForURL(/\/login\?next=%2Fsettings%2Fapi-keys$/);
     await other.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await other.page.getByText(/Your session ended/).waitFor();
+    await screenshotAll(other.page, 'login-session-ended');
     await other.context.close();
     expect(errors).toEqual([]);
   });

@@ -154,6 +154,30 @@ describe('setup, sign-in and two-factor in a browser', () => {
     await signInWithForm(page, OWNER.email, OWNER.password);
     await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
     await screenshotAll(page, 'login-totp');
+
+    // A two-factor step that ran out (5 minutes, or too many codes) starts over at the password.
+    await page.route(
+      '**/api/v1/auth/login/totp',
+      (route) =>
+        route.fulfill({
+          status: 401,
+          contentType: 'application/problem+json',
+          json: {
+            type: 'unauthenticated',
+            title: 'Unauthorized',
+            status: 401,
+            detail: 'This sign-in has expired; enter your password again',
+          },
+        }),
+      { times: 1 },
+    );
+    await page.getByLabel('6-digit code').fill('123456');
+    await page.getByRole('button', { name: 'Verify and sign in' }).click();
+    await page.getByText('This sign-in has expired; enter your password again').waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(OWNER.email);
+    await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
     await page.getByLabel('6-digit code').fill(totpNow(key));
     await page.getByRole('button', { name: 'Verify and sign in' }).click();
     await page.waitForURL(`${app.url}/`);
@@ -167,6 +191,19 @@ describe('setup, sign-in and two-factor in a browser', () => {
     await screenshotAll(page, 'login-recovery-code');
     await page.getByRole('button', { name: 'Verify and sign in' }).click();
     await page.waitForURL(`${app.url}/`);
+
+    // Turning it off asks for the password and a code.
+    await page.goto(`${app.url}/settings/account`);
+    await page.getByRole('button', { name: 'Turn off two-factor' }).click();
+    await page.getByLabel('Your password').fill('not it at all');
+    await page.getByLabel('Code from your app, or a recovery code').fill(totpNow(key));
+    await page.getByRole('button', { name: 'Turn off two-factor' }).click();
+    await page.getByText('This is not your password').waitFor();
+    await screenshotAll(page, 'account-totp-disable');
+    await page.getByLabel('Your password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Turn off two-factor' }).click();
+    await page.getByText('Two-factor sign-in is off.').waitFor();
+    await page.getByRole('button', { name: 'Set up two-factor' }).waitFor();
 
     expect(errors).toEqual([]);
   });

@@ -15,6 +15,9 @@ export function totpNow(key: string): string {
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('response', (r) => {
+    if (r.status() >= 500) errors.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+  });
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
     if (

@@ -1,7 +1,7 @@
 import '../../styles/account.css';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { meQuery } from '../../features/auth/api/queries';
 import { forgetPersonalData } from '../../features/auth/api/session';
 import { AuthShell } from '../../features/auth/components/AuthShell';
@@ -11,14 +11,25 @@ import { TotpStep } from '../../features/auth/components/TotpStep';
 import { safeNext } from '../../features/auth/next-path';
 
 type Step =
-  | { kind: 'password'; email: string; notice: string | null }
+  | { kind: 'password'; email: string; notice: { title: string; detail?: string } | null }
   | { kind: 'totp'; email: string; challenge: string };
 
 function Login() {
   const client = useQueryClient();
   const me = useQuery(meQuery());
   const [params] = useSearchParams();
-  const [step, setStep] = useState<Step>({ kind: 'password', email: '', notice: null });
+  const location = useLocation();
+  const ended = (location.state as { sessionEnded?: boolean } | null)?.sessionEnded === true;
+  const [step, setStep] = useState<Step>({
+    kind: 'password',
+    email: '',
+    notice: ended
+      ? {
+          title: 'Your session ended',
+          detail: 'Perhaps you signed out on another device. Sign in again to continue.',
+        }
+      : null,
+  });
   // Whoever was signed in before left their data in memory; nothing of it outlives sign-out.
   useEffect(() => forgetPersonalData(client), [client]);
 
@@ -48,7 +59,13 @@ function Login() {
       <title>Two-factor sign-in · Pagewatch</title>
       <TotpStep
         challenge={step.challenge}
-        onRestart={(notice) => setStep({ kind: 'password', email: step.email, notice })}
+        onRestart={(reason) =>
+          setStep({
+            kind: 'password',
+            email: step.email,
+            notice: reason ? { title: reason } : null,
+          })
+        }
       />
     </AuthShell>
   );

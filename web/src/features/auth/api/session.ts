@@ -24,9 +24,13 @@ export function useCan(role: Role): boolean {
   return atLeast(useMe().role, role);
 }
 
-// Set by "Sign out" so the redirect to /login carries no `next`: the person chose to leave.
-let leftOnPurpose = false;
-export const signedOutOnPurpose = (): boolean => leftOnPurpose;
+/**
+ * Why the last session ended: by "Sign out" (the redirect to /login then carries no `next`), or
+ * found out from a 401 (the login screen says so). Null before any session, and once signed in.
+ */
+export type SignOutReason = 'on_purpose' | 'session_ended' | null;
+let reason: SignOutReason = null;
+export const signOutReason = (): SignOutReason => reason;
 
 /** Drops every query that belongs to a person (monitors, users, keys…); keeps auth state. */
 export function forgetPersonalData(client: QueryClient): void {
@@ -35,7 +39,7 @@ export function forgetPersonalData(client: QueryClient): void {
 
 /** After setup or sign-in: the new session becomes the app's, with its CSRF token. */
 export function storeSession(client: QueryClient, session: Session): void {
-  leftOnPurpose = false;
+  reason = null;
   setCsrfToken(session.csrfToken);
   const previous = client.getQueryData<Session | null>(authKeys.me());
   if (previous?.user.id !== session.user.id) forgetPersonalData(client);
@@ -48,7 +52,9 @@ export function storeSession(client: QueryClient, session: Session): void {
 
 /** The session ended: by choice (sign out) or found out by a 401 from any request. */
 export function markSignedOut(client: QueryClient, onPurpose: boolean): void {
-  if (onPurpose) leftOnPurpose = true;
+  const hadSession = Boolean(client.getQueryData<Session | null>(authKeys.me()));
+  if (onPurpose) reason = 'on_purpose';
+  else if (hadSession) reason = 'session_ended';
   setCsrfToken(null);
   if (client.getQueryData(authKeys.me()) !== null) client.setQueryData(authKeys.me(), null);
 }

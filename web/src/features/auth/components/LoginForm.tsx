@@ -14,7 +14,7 @@ import { PasswordInput } from './PasswordInput';
 interface LoginFormProps {
   email: string;
   /** Why the person is back at this step (an expired two-factor step), shown above the form. */
-  notice?: string | null;
+  notice?: { title: string; detail?: string } | null;
   onTotpRequired: (challenge: string, email: string) => void;
 }
 
@@ -46,7 +46,11 @@ export function LoginForm({ email, notice, onTotpRequired }: LoginFormProps) {
         }),
       )}
     >
-      {notice && !login.error && <Notice tone="warning" live title={notice} />}
+      {notice && !login.error && (
+        <Notice tone="warning" live title={notice.title}>
+          {notice.detail}
+        </Notice>
+      )}
       <Field name="email" label="Email" error={form.errorFor('email')}>
         {(p) => (
           <input

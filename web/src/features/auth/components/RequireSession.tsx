@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { meQuery } from '../api/queries';
-import { MeContext, signedOutOnPurpose } from '../api/session';
+import { MeContext, signOutReason } from '../api/session';
 import { loginPath } from '../next-path';
 import { BootError, Booting } from './Boot';
 
@@ -12,7 +12,14 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (me.isPending) return <Booting />;
   if (me.data === null) {
-    return <Navigate to={signedOutOnPurpose() ? '/login' : loginPath(location)} replace />;
+    const why = signOutReason();
+    return (
+      <Navigate
+        to={why === 'on_purpose' ? '/login' : loginPath(location)}
+        state={why === 'session_ended' ? { sessionEnded: true } : undefined}
+        replace
+      />
+    );
   }
   if (!me.data) {
     return <BootError error={me.error} busy={me.isFetching} onRetry={() => void me.refetch()} />;

@@ -33,23 +33,24 @@ export function UserMenu() {
       setOpen(false);
       buttonRef.current?.focus();
     };
+    // Tabbing out closes it. Not onBlur: Safari does not focus clicked buttons, so a blur with
+    // no related target would close the menu before the click on "Sign out" lands.
+    const onFocus = (event: FocusEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
     document.addEventListener('pointerdown', onPointer);
     document.addEventListener('keydown', onKey);
+    document.addEventListener('focusin', onFocus);
     return () => {
       document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('keydown', onKey);
+      document.removeEventListener('focusin', onFocus);
     };
   }, [open]);
 
   const close = () => setOpen(false);
   return (
-    <div
-      className="usermenu"
-      ref={rootRef}
-      onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget)) close();
-      }}
-    >
+    <div className="usermenu" ref={rootRef}>
       <button
         ref={buttonRef}
         type="button"
