@@ -5,8 +5,9 @@ import {
   mergeFigures,
   mergeStoredSketch,
   phaseNames,
+  type BucketFigures,
   type RollupFigures,
-  type StoredRollup,
+  type SketchSource,
 } from './rollup.js';
 
 export interface RollupSummary {
@@ -24,14 +25,18 @@ const usToMs = (us: number | null): number | null => (us === null ? null : Math.
 const mean = (sumUs: number, count: number): number | null =>
   count === 0 ? null : usToMs(sumUs / count);
 
-/** Sums the buckets of a window and merges their sketches for the percentiles. */
-export function summarizeRollups(rows: readonly StoredRollup[]): RollupSummary {
+/**
+ * Sums the figures of a window and merges the sketches of its stored buckets for the
+ * percentiles; a stored bucket serves as both.
+ */
+export function summarizeRollups(
+  rows: readonly RollupFigures[],
+  sketches: readonly SketchSource[],
+): RollupSummary {
   const total = emptyFigures();
+  for (const row of rows) mergeFigures(total, row);
   const sketch = new LatencySketch();
-  for (const row of rows) {
-    mergeFigures(total, row);
-    mergeStoredSketch(sketch, row);
-  }
+  for (const s of sketches) mergeStoredSketch(sketch, s);
   const { latencyMinUs: min, latencyMaxUs: max } = total;
   // A bucket reads back as its middle value; the true extremes bound every quantile.
   const clamp = (v: number | null) =>
@@ -54,7 +59,7 @@ export function summarizeRollups(rows: readonly StoredRollup[]): RollupSummary {
 }
 
 /** Chart buckets of `bucketMs` (a multiple of the rows' granularity), oldest first. */
-export function rollupSeries(rows: readonly StoredRollup[], bucketMs: number): StatsBucket[] {
+export function rollupSeries(rows: readonly BucketFigures[], bucketMs: number): StatsBucket[] {
   const byT = new Map<number, RollupFigures>();
   for (const row of rows) {
     const t = Math.floor(row.bucket / bucketMs) * bucketMs;

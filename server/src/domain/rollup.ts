@@ -14,6 +14,32 @@ export const levelMs: Record<RollupLevel, number> = {
 export const bucketOf = (level: RollupLevel, at: number): number =>
   Math.floor(at / levelMs[level]) * levelMs[level];
 
+/** Buckets of `level` whose start lies within [from, to]. */
+export interface Span {
+  level: RollupLevel;
+  from: number;
+  to: number;
+}
+
+/**
+ * The same checks as the `level` buckets starting within [from, to], read from the coarsest
+ * buckets that hold exactly those checks: a 24 h window of minutes becomes a few edge minutes
+ * around whole hours (and whole days where they fit). Sketches merge exactly, so percentiles
+ * don't change; they just cost 30 rows instead of 1,440.
+ */
+export function coarsestSpans(level: RollupLevel, from: number, to: number): Span[] {
+  const next = rollupLevels[rollupLevels.indexOf(level) + 1];
+  if (!next || from > to) return from > to ? [] : [{ level, from, to }];
+  const size = levelMs[next];
+  const start = Math.ceil(from / size) * size;
+  // Exclusive: coarser buckets must end by the end of the last `level` bucket in range.
+  const end = Math.floor((bucketOf(level, to) + levelMs[level]) / size) * size;
+  if (start >= end) return [{ level, from, to }];
+  const spans = [{ level, from, to: start - 1 }, ...coarsestSpans(next, start, end - size)];
+  spans.push({ level, from: end, to });
+  return spans.filter((s) => s.from <= s.to);
+}
+
 export const phaseNames = ['dns', 'connect', 'tls', 'ttfb', 'download'] as const;
 export type PhaseName = (typeof phaseNames)[number];
 
@@ -49,12 +75,22 @@ export interface RollupDelta extends RollupFigures {
   sketch: LatencySketch;
 }
 
-/** A bucket as stored. */
-export interface StoredRollup extends RollupFigures {
+/** Figures of the checks in a span starting at `bucket` (a stored bucket, or several summed). */
+export interface BucketFigures extends RollupFigures {
   bucket: number;
+}
+
+/** What a stored bucket's latencies are rebuilt from. */
+export interface SketchSource {
   /** Null when the bucket holds at most two latencies: its min and max are then all of them. */
   sketch: Uint8Array | null;
+  latencyCount: number;
+  latencyMinUs: number | null;
+  latencyMaxUs: number | null;
 }
+
+/** A bucket as stored. */
+export interface StoredRollup extends BucketFigures, SketchSource {}
 
 export function emptyFigures(): RollupFigures {
   const phases = {} as RollupFigures['phases'];
@@ -132,10 +168,7 @@ export function mergeFigures(into: RollupFigures, from: RollupFigures): void {
 export const keepsSketch = (latencyCount: number): boolean => latencyCount > 2;
 
 /** Merges a stored bucket's latencies into `into`, rebuilding them from min/max when implied. */
-export function mergeStoredSketch(
-  into: LatencySketch,
-  row: Pick<StoredRollup, 'sketch' | 'latencyCount' | 'latencyMinUs' | 'latencyMaxUs'>,
-): void {
+export function mergeStoredSketch(into: LatencySketch, row: SketchSource): void {
   if (row.sketch) {
     into.mergeBytes(row.sketch);
     return;

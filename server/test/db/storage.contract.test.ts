@@ -204,7 +204,7 @@ describe.each(engines)('storage on %s', (engine) => {
       write(m.id, T0 - HOUR, checkRun({ latencyMs: 5 })),
     ]);
     const rows = await repos.rollups.read('minute', m.id, T0, T0 + 10_000);
-    expect(summarizeRollups(rows)).toEqual({
+    expect(summarizeRollups(rows, rows)).toEqual({
       checks: 4,
       up: 2,
       degraded: 1,

@@ -5,7 +5,7 @@ import { loginFailuresRepository } from './login-failures.js';
 import { monitorsRepository } from './monitors.js';
 import { resultsRepository } from './results.js';
 import { retentionRepository } from './retention.js';
-import { rollupsRepository } from './rollups.js';
+import { rollupsRepository } from './rollup-reads.js';
 import { sessionsRepository } from './sessions.js';
 import { usersRepository } from './users.js';
 

@@ -1,11 +1,11 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { LatencySketch } from '../../domain/latency-sketch.js';
 import {
   keepsSketch,
   mergeStoredSketch,
   type RollupDelta,
   type RollupLevel,
-  type StoredRollup,
+  type SketchSource,
 } from '../../domain/rollup.js';
 import type { Engine } from '../database.js';
 import type { DB, RollupTable } from '../schema.js';
@@ -17,33 +17,8 @@ export const rollupTables = {
 } as const satisfies Record<RollupLevel, keyof DB>;
 
 // The three tables share one shape; Kysely is told it is this one to keep the typing simple.
-type AnyRollupTable = 'rollup_hour';
-const tableOf = (level: RollupLevel) => rollupTables[level] as AnyRollupTable;
-
-const rollupColumns = [
-  'bucket',
-  'checks',
-  'up',
-  'degraded',
-  'down',
-  'latency_sum_us',
-  'latency_count',
-  'latency_min_us',
-  'latency_max_us',
-  'latency_sketch',
-  'dns_sum_us',
-  'dns_count',
-  'connect_sum_us',
-  'connect_count',
-  'tls_sum_us',
-  'tls_count',
-  'ttfb_sum_us',
-  'ttfb_count',
-  'download_sum_us',
-  'download_count',
-] as const;
-
-type RollupRow = Pick<Selectable<RollupTable>, (typeof rollupColumns)[number]>;
+export type AnyRollupTable = 'rollup_hour';
+export const tableOf = (level: RollupLevel) => rollupTables[level] as AnyRollupTable;
 
 // better-sqlite3 binds Buffers, not plain Uint8Arrays.
 const toBlob = (bytes: Uint8Array | null): Buffer | null =>
@@ -77,28 +52,25 @@ export function rollupRow(d: RollupDelta, sketch: Uint8Array | null): RollupTabl
   };
 }
 
-function toStored(r: RollupRow): StoredRollup {
-  const n = Number;
-  return {
-    bucket: n(r.bucket),
-    checks: n(r.checks),
-    up: n(r.up),
-    degraded: n(r.degraded),
-    down: n(r.down),
-    latencySumUs: n(r.latency_sum_us),
-    latencyCount: n(r.latency_count),
-    latencyMinUs: r.latency_min_us === null ? null : n(r.latency_min_us),
-    latencyMaxUs: r.latency_max_us === null ? null : n(r.latency_max_us),
-    sketch: r.latency_sketch,
-    phases: {
-      dns: { sumUs: n(r.dns_sum_us), count: n(r.dns_count) },
-      connect: { sumUs: n(r.connect_sum_us), count: n(r.connect_count) },
-      tls: { sumUs: n(r.tls_sum_us), count: n(r.tls_count) },
-      ttfb: { sumUs: n(r.ttfb_sum_us), count: n(r.ttfb_count) },
-      download: { sumUs: n(r.download_sum_us), count: n(r.download_count) },
-    },
-  };
-}
+/** Columns that add up when buckets merge. */
+export const summedColumns = [
+  'checks',
+  'up',
+  'degraded',
+  'down',
+  'latency_sum_us',
+  'latency_count',
+  'dns_sum_us',
+  'dns_count',
+  'connect_sum_us',
+  'connect_count',
+  'tls_sum_us',
+  'tls_count',
+  'ttfb_sum_us',
+  'ttfb_count',
+  'download_sum_us',
+  'download_count',
+] as const;
 
 const CHUNK = 200;
 function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
@@ -125,10 +97,7 @@ async function mergedSketches(
 ): Promise<Map<RollupDelta, Uint8Array | null>> {
   const out = new Map<RollupDelta, Uint8Array | null>();
   const timed = deltas.filter((d) => d.latencyCount > 0);
-  const stored = new Map<
-    string,
-    Pick<StoredRollup, 'sketch' | 'latencyCount' | 'latencyMinUs' | 'latencyMaxUs'>
-  >();
+  const stored = new Map<string, SketchSource>();
   for (const part of chunks(timed)) {
     const rows = await trx
       .selectFrom(tableOf(level))
@@ -189,31 +158,13 @@ export async function applyRollupDeltas(
     const [t, e] = [sql.ref(`${table}.${col}`), sql.ref(`excluded.${col}`)];
     return sql<number | null>`${sql.raw(fn)}(coalesce(${t}, ${e}), coalesce(${e}, ${t}))`;
   };
-  const summed = [
-    'checks',
-    'up',
-    'degraded',
-    'down',
-    'latency_sum_us',
-    'latency_count',
-    'dns_sum_us',
-    'dns_count',
-    'connect_sum_us',
-    'connect_count',
-    'tls_sum_us',
-    'tls_count',
-    'ttfb_sum_us',
-    'ttfb_count',
-    'download_sum_us',
-    'download_count',
-  ] as const;
   for (const part of chunks(deltas)) {
     await trx
       .insertInto(table)
       .values(part.map((d) => rollupRow(d, sketches.get(d) ?? null)))
       .onConflict((oc) =>
         oc.columns(['monitor_id', 'bucket']).doUpdateSet({
-          ...Object.fromEntries(summed.map((c) => [c, add(c)])),
+          ...Object.fromEntries(summedColumns.map((c) => [c, add(c)])),
           latency_min_us: pick(least, 'latency_min_us'),
           latency_max_us: pick(greatest, 'latency_max_us'),
           latency_sketch: sql<Uint8Array | null>`coalesce(${sql.ref('excluded.latency_sketch')}, ${sql.ref(`${table}.latency_sketch`)})`,
@@ -222,28 +173,3 @@ export async function applyRollupDeltas(
       .execute();
   }
 }
-
-/** Reads of the minute, hour and day rollups. */
-export function rollupsRepository(db: Kysely<DB>) {
-  return {
-    /** A monitor's buckets of one level starting within [from, to], oldest first. */
-    async read(
-      level: RollupLevel,
-      monitorId: number,
-      from: number,
-      to: number,
-    ): Promise<StoredRollup[]> {
-      const rows = await db
-        .selectFrom(tableOf(level))
-        .select(rollupColumns)
-        .where('monitor_id', '=', monitorId)
-        .where('bucket', '>=', from)
-        .where('bucket', '<=', to)
-        .orderBy('bucket')
-        .execute();
-      return rows.map(toStored);
-    },
-  };
-}
-
-export type RollupsRepository = ReturnType<typeof rollupsRepository>;

@@ -1,5 +1,6 @@
 import type { MonitorStats, StatsWindow } from '@pagewatch/contract';
 import { uptimePercent } from '../../domain/percentiles.js';
+import { coarsestSpans } from '../../domain/rollup.js';
 import { rollupSeries, summarizeRollups } from '../../domain/rollup-stats.js';
 import { windowRange } from '../../domain/windows.js';
 import type { ServiceDeps } from '../deps.js';
@@ -8,7 +9,8 @@ import { getMonitor } from '../monitors/get.js';
 /**
  * A monitor's figures over a window, from the coarsest rollup that tiles it (minutes for 1 h
  * and 24 h, hours for 7 d and 30 d, days for 90 d): counts, min/avg/max and the chart are
- * exact; p50/p95/p99 come from merged sketches, within their 1 % relative accuracy.
+ * exact; p50/p95/p99 come from sketches merged from the coarsest buckets that fit inside the
+ * window, within their 1 % relative accuracy.
  */
 export async function monitorStats(
   deps: ServiceDeps,
@@ -17,8 +19,11 @@ export async function monitorStats(
 ): Promise<MonitorStats> {
   await getMonitor(deps, monitorId);
   const { from, to, bucketMs, rollup } = windowRange(window, deps.clock.now());
-  const rows = await deps.repos.rollups.read(rollup, monitorId, from, to);
-  const summary = summarizeRollups(rows);
+  const [buckets, sketches] = await Promise.all([
+    deps.repos.rollups.buckets(rollup, monitorId, from, to, bucketMs),
+    deps.repos.rollups.sketches(monitorId, coarsestSpans(rollup, from, to)),
+  ]);
+  const summary = summarizeRollups(buckets, sketches);
   return {
     window,
     from: new Date(from).toISOString(),
@@ -30,6 +35,6 @@ export async function monitorStats(
     uptime: uptimePercent(summary.up, summary.degraded, summary.checks),
     latency: summary.latency,
     bucketMs,
-    series: rollupSeries(rows, bucketMs),
+    series: rollupSeries(buckets, bucketMs),
   };
 }
