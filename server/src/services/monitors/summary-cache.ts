@@ -27,6 +27,8 @@ export class MonitorSummaryCache {
   private loading: Promise<void> | null = null;
   private readonly changedWhileLoading = new Set<number>();
   private uptimeAt = 0;
+  /** A flip moves the 24 h uptime at once; the next request must not show the old figure. */
+  private uptimeStale = false;
 
   constructor(private readonly deps: ServiceDeps) {
     deps.hub.subscribe(({ event }) => this.apply(event));
@@ -35,7 +37,9 @@ export class MonitorSummaryCache {
   /** The MonitorList response body, as JSON text. */
   async listJson(): Promise<string> {
     await (this.loading ??= this.load());
-    if (this.deps.clock.now() - this.uptimeAt > UPTIME_EVERY_MS) await this.refreshUptime();
+    if (this.uptimeStale || this.deps.clock.now() - this.uptimeAt > UPTIME_EVERY_MS) {
+      await this.refreshUptime();
+    }
     this.order ??= [...this.rows.values()]
       .map((r) => r.summary)
       .sort(byName)
@@ -61,6 +65,7 @@ export class MonitorSummaryCache {
   private async refreshUptime(): Promise<void> {
     const now = this.deps.clock.now();
     this.uptimeAt = now;
+    this.uptimeStale = false;
     const rows = await this.deps.repos.monitors.uptime24h(now);
     const seen = new Map(
       rows.map((u) => [
@@ -116,6 +121,7 @@ export class MonitorSummaryCache {
     if (!row) return;
     const s = row.summary;
     if (event.kind === 'status') {
+      this.uptimeStale = true;
       this.put({ ...s, status: s.paused ? 'paused' : event.to, statusChangedAt: event.at });
       return;
     }
