@@ -193,6 +193,18 @@ describe.each(engines)('users and roles on %s', (engine) => {
       409,
       'conflict',
     );
+    // Sent twice at once (a double click): one account, one conflict, no 500.
+    const twice = `twice-${++seq}@example.com`;
+    const answers = await Promise.all([
+      asAdmin('POST', '/api/v1/users', newUser('viewer', twice)),
+      asAdmin('POST', '/api/v1/users', newUser('viewer', twice)),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    expectProblem(
+      answers.find((a) => a.statusCode === 409)!,
+      409,
+      'conflict',
+    );
   });
 
   it('viewers and editors get 403 on users and the audit log', async () => {

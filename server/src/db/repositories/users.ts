@@ -89,7 +89,31 @@ async function updateIn(
   return row ? toRecord(row) : null;
 }
 
+type NewUser = { email: string; name: string; passwordHash: string; role: Role };
+
+async function insertIn(db: Kysely<DB>, u: NewUser, now: number): Promise<UserRecord> {
+  const row = await db
+    .insertInto('users')
+    .values({
+      email: u.email,
+      name: u.name,
+      password_hash: u.passwordHash,
+      role: u.role,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning(columns)
+    .executeTakeFirstOrThrow();
+  return toRecord(row);
+}
+
 class NoOwnerLeft extends Error {}
+
+/** SQLite and PostgreSQL name a unique-constraint failure differently. */
+const isUniqueViolation = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+};
 
 export function usersRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres' = 'sqlite') {
   return {
@@ -139,23 +163,16 @@ export function usersRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres' = 
       });
     },
 
-    async insert(
-      u: { email: string; name: string; passwordHash: string; role: Role },
-      now: number,
-    ): Promise<UserRecord> {
-      const row = await db
-        .insertInto('users')
-        .values({
-          email: u.email,
-          name: u.name,
-          password_hash: u.passwordHash,
-          role: u.role,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning(columns)
-        .executeTakeFirstOrThrow();
-      return toRecord(row);
+    insert: (u: NewUser, now: number): Promise<UserRecord> => insertIn(db, u, now),
+
+    /** Like insert, but null when the email is taken, even by a request racing this one. */
+    async insertUnlessTaken(u: NewUser, now: number): Promise<UserRecord | null> {
+      try {
+        return await insertIn(db, u, now);
+      } catch (err) {
+        if (isUniqueViolation(err)) return null;
+        throw err;
+      }
     },
 
     async findById(id: number): Promise<UserRecord | null> {

@@ -33,7 +33,7 @@ export async function createUser(
   requireManager(ctx, null, input.role);
   if (await deps.repos.users.findByEmail(input.email))
     throw conflict(`${input.email} already has an account`);
-  const user = await deps.repos.users.insert(
+  const user = await deps.repos.users.insertUnlessTaken(
     {
       email: input.email,
       name: input.name,
@@ -42,6 +42,8 @@ export async function createUser(
     },
     deps.clock.now(),
   );
+  // The check above misses a request racing this one; the unique email does not.
+  if (!user) throw conflict(`${input.email} already has an account`);
   await audit(
     deps,
     ctx,
