@@ -29,6 +29,8 @@ export interface AppDeps {
   webDist: string | null;
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** Heartbeat of event streams (tests shorten it). */
+  eventPingMs?: number;
 }
 
 export interface RegisteredRoute {
@@ -85,7 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   authRoutes(app, api, deps.services);
   userRoutes(app, api, deps.services);
   monitorRoutes(app, api, deps.services);
-  eventRoutes(app, deps.hub);
+  eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);
   openApiRoute(app, api, VERSION);
   await registerSpa(app, deps.webDist);
   return app;

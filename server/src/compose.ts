@@ -35,6 +35,8 @@ export interface Pagewatch {
 export interface ComposeOptions {
   clock?: Clock;
   checks?: EngineOptions;
+  /** Heartbeat of event streams; tests shorten it. */
+  eventPingMs?: number;
   /** Postgres schema to use (tests isolate themselves this way). */
   pgSchema?: string;
   /** History kept and how it is pruned; SPEC §9 defaults. */
@@ -87,6 +89,7 @@ export async function composePagewatch(
   const app = await buildApp({
     services,
     trustProxy: config.trustProxy,
+    ...(options.eventPingMs ? { eventPingMs: options.eventPingMs } : {}),
     hub,
     logger,
     metrics,

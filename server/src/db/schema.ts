@@ -103,6 +103,8 @@ export interface UsersTable {
   /** Ciphertext of a secret being enrolled, until a code confirms it. */
   totp_pending_secret: string | null;
   totp_enabled: Generated<number>;
+  /** The last 30-second TOTP step accepted; codes for it or earlier are refused. */
+  totp_last_step: number | null;
   /** JSON array of SHA-256 hashes of the unused recovery codes. */
   recovery_codes: Generated<string>;
   disabled: Generated<number>;

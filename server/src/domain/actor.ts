@@ -25,6 +25,15 @@ export const anonymousContext = (ip: string | null, userAgent: string | null): R
   userAgent,
 });
 
+/** The request as seen once a person is known (sign-in, setup), for audit lines in their name. */
+export const userContext = (
+  ctx: RequestContext,
+  user: { id: number; role: Role; email: string },
+): RequestContext => ({
+  ...ctx,
+  actor: { type: 'user', id: user.id, role: user.role, label: user.email, sessionHash: '' },
+});
+
 export function actorRole(actor: Actor): Role | null {
   return actor.type === 'user' || actor.type === 'api_key'
     ? actor.role

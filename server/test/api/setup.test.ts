@@ -59,8 +59,10 @@ describe('first-run setup', () => {
         ...json({ ...owner, setupToken }),
         ...remote,
       });
-      expect(res.statusCode).toBe(403);
-      expect(res.json().detail).toMatch(/setup token/);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual([
+        expect.objectContaining({ path: 'setupToken', code: 'wrong_setup_token' }),
+      ]);
     }
     const ok = await t.inject({
       method: 'POST',

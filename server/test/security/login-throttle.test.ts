@@ -21,6 +21,8 @@ const freshIp = () => `10.9.${Math.floor(++ipSeq / 250)}.${(ipSeq % 250) + 1}`;
 const totpOf = (secret: string) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
 const codeNow = (secret: string) => totpOf(secret).generate();
+/** Last step's code: still inside the ±1 window, and leaves the current step unspent. */
+const codeBefore = (secret: string) => totpOf(secret).generate({ timestamp: Date.now() - 30_000 });
 /** A code outside the ±1 step the server accepts around now. */
 const wrongCode = (secret: string) => {
   const totp = totpOf(secret);
@@ -126,7 +128,7 @@ describe.each(engines)('sign-in throttling and two-factor on %s', (engine) => {
       const confirm = await t.inject({
         method: 'POST',
         url: '/api/v1/auth/totp/confirm',
-        ...jsonAs(s.headers, { code: codeNow(secret) }),
+        ...jsonAs(s.headers, { code: codeBefore(secret) }),
       });
       expect(confirm.statusCode, confirm.body).toBe(200);
       const { recoveryCodes } = confirm.json<{ recoveryCodes: string[] }>();
@@ -169,6 +171,15 @@ describe.each(engines)('sign-in throttling and two-factor on %s', (engine) => {
       expect(me.json()).toMatchObject({ user: { email: p.email, totpEnabled: true } });
       // The challenge was spent.
       expectProblem(await answer(c, codeNow(p.secret)), 401, 'unauthenticated');
+    });
+
+    it('a code signs in once: replaying it, even on a fresh challenge, is refused', async () => {
+      const p = await enrolled();
+      const code = codeNow(p.secret);
+      expect((await answer(await challenge(p), code)).statusCode).toBe(200);
+      expectProblem(await answer(await challenge(p), code), 401, 'unauthenticated');
+      // The step the enrolment was confirmed with is spent too.
+      expectProblem(await answer(await challenge(p), codeBefore(p.secret)), 401, 'unauthenticated');
     });
 
     it('a recovery code works once, and not twice', async () => {

@@ -86,7 +86,8 @@ describe.each(engines)('first-run setup on %s', (engine) => {
           ...jsonAs(anonymous, { ...setupBody('remote@example.com'), setupToken }),
           ...remote,
         });
-        expectProblem(res, 403, 'forbidden');
+        expectProblem(res, 400, 'validation_failed');
+        expect(res.json().errors[0].path).toBe('setupToken');
         expect(res.body).not.toContain(t.setupToken);
       }
       // A forged X-Forwarded-For does not make a remote caller local (the proxy is not trusted).
@@ -99,7 +100,7 @@ describe.each(engines)('first-run setup on %s', (engine) => {
         ),
         ...remote,
       });
-      expectProblem(forged, 403, 'forbidden');
+      expectProblem(forged, 400, 'validation_failed');
       const ok = await t.inject({
         method: 'POST',
         url: '/api/v1/auth/setup',

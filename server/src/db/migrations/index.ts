@@ -10,6 +10,7 @@ import type { Engine } from '../database.js';
 import { initial } from './001-initial.js';
 import { accounts } from './002-accounts.js';
 import { rollups } from './003-rollups.js';
+import { totpLastStep } from './004-totp-last-step.js';
 
 /** Migrations are code, listed in order, so a bundled build needs no folder scan. */
 function migrations(engine: Engine): Record<string, Migration> {
@@ -17,6 +18,7 @@ function migrations(engine: Engine): Record<string, Migration> {
     '001-initial': initial(engine),
     '002-accounts': accounts(engine),
     '003-rollups': rollups(engine),
+    '004-totp-last-step': totpLastStep(),
   };
 }
 

@@ -11,6 +11,7 @@ const columns = [
   'totp_secret',
   'totp_pending_secret',
   'totp_enabled',
+  'totp_last_step',
   'recovery_codes',
   'disabled',
   'created_at',
@@ -28,6 +29,7 @@ export interface UserRecord {
   totpSecret: string | null;
   totpPendingSecret: string | null;
   totpEnabled: boolean;
+  totpLastStep: number | null;
   recoveryCodeHashes: string[];
   disabled: boolean;
   createdAt: number;
@@ -43,6 +45,7 @@ const toRecord = (r: Row): UserRecord => ({
   totpSecret: r.totp_secret,
   totpPendingSecret: r.totp_pending_secret,
   totpEnabled: r.totp_enabled === 1,
+  totpLastStep: r.totp_last_step,
   recoveryCodeHashes: JSON.parse(r.recovery_codes) as string[],
   disabled: r.disabled === 1,
   createdAt: r.created_at,
@@ -57,6 +60,7 @@ export interface UserChanges {
   totpSecret?: string | null;
   totpPendingSecret?: string | null;
   totpEnabled?: boolean;
+  totpLastStep?: number | null;
   recoveryCodeHashes?: string[];
   lastLoginAt?: number;
 }
@@ -78,6 +82,7 @@ async function updateIn(
       ...(c.totpSecret !== undefined ? { totp_secret: c.totpSecret } : {}),
       ...(c.totpPendingSecret !== undefined ? { totp_pending_secret: c.totpPendingSecret } : {}),
       ...(c.totpEnabled !== undefined ? { totp_enabled: c.totpEnabled ? 1 : 0 } : {}),
+      ...(c.totpLastStep !== undefined ? { totp_last_step: c.totpLastStep } : {}),
       ...(c.recoveryCodeHashes !== undefined
         ? { recovery_codes: JSON.stringify(c.recoveryCodeHashes) }
         : {}),

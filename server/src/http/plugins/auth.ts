@@ -68,6 +68,21 @@ export async function registerAuth(app: FastifyInstance, deps: ServiceDeps): Pro
   });
 }
 
+/**
+ * Whether the credentials of a long-lived request (an event stream) still hold: a sign-out,
+ * a revoked key or a lowered role ends the stream at its next heartbeat.
+ */
+export async function stillAuthorized(
+  deps: ServiceDeps,
+  request: FastifyRequest,
+): Promise<boolean> {
+  const access = request.routeOptions.config?.access ?? 'public';
+  if (access === 'public') return true;
+  const actor = await identify(deps, request);
+  const role = actor && actorRole(actor);
+  return role !== null && role !== undefined && atLeast(role, access);
+}
+
 export function setSessionCookie(
   request: FastifyRequest,
   reply: FastifyReply,

@@ -1,5 +1,5 @@
 import type { LoginInput } from '@pagewatch/contract';
-import type { RequestContext } from '../../domain/actor.js';
+import { userContext, type RequestContext } from '../../domain/actor.js';
 import type { UserRecord } from '../../db/repositories/users.js';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto.js';
 import { unauthenticated } from '../../lib/errors.js';
@@ -8,7 +8,7 @@ import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { startSession, type StartedSession } from './sessions.js';
 import { assertNotThrottled, recordFailure, subjectsFor } from './throttle.js';
-import { recoveryHash, totpValid } from './totp.js';
+import { recoveryHash, totpStep } from './totp.js';
 
 const CHALLENGE_MS = 5 * 60_000;
 const CHALLENGE_ATTEMPTS = 5;
@@ -52,7 +52,13 @@ export async function login(
     return { status: 'totp_required', challenge };
   }
   await deps.repos.loginFailures.clear(subjects[0]!);
-  await audit(deps, ctx, 'auth.login', { type: 'user', id: user.id }, `Signed in as ${user.email}`);
+  await audit(
+    deps,
+    userContext(ctx, user),
+    'auth.login',
+    { type: 'user', id: user.id },
+    `Signed in as ${user.email}`,
+  );
   return { status: 'signed_in', user, session: await startSession(deps, user, ctx) };
 }
 
@@ -74,7 +80,9 @@ export async function loginTotp(
   // Challenges fetched before any failure would otherwise each grant fresh guesses at the code.
   await assertNotThrottled(deps, subjectsFor(user.email, ctx.ip));
   const secret = deps.secrets.open(user.totpSecret);
-  let valid = totpValid(secret, input.code.trim(), now);
+  const step = totpStep(secret, input.code.trim(), now, user.totpLastStep);
+  let valid = step !== null;
+  if (valid) await deps.repos.users.update(user.id, { totpLastStep: step }, now);
   if (!valid) {
     const hash = recoveryHash(input.code);
     const left = user.recoveryCodeHashes.filter((h) => !safeEqual(h, hash));
@@ -104,7 +112,7 @@ export async function loginTotp(
   await deps.repos.sessions.removeChallenge(idHash);
   await audit(
     deps,
-    ctx,
+    userContext(ctx, user),
     'auth.login',
     { type: 'user', id: user.id },
     `Signed in as ${user.email} with two-factor`,

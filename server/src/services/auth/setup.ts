@@ -1,7 +1,7 @@
 import type { SetupInput } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
 import { safeEqual } from '../../lib/crypto.js';
-import { forbidden } from '../../lib/errors.js';
+import { forbidden, validationFailed } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
@@ -34,7 +34,13 @@ export async function setupOwner(
   input: SetupInput,
 ): Promise<{ user: UserRecord; session: StartedSession }> {
   if (setupTokenRequired(ctx) && !safeEqual(input.setupToken ?? '', deps.setupToken)) {
-    throw forbidden('Enter the setup token printed in the server log when Pagewatch started');
+    throw validationFailed([
+      {
+        path: 'setupToken',
+        message: 'Enter the setup token printed in the server log when Pagewatch started',
+        code: 'wrong_setup_token',
+      },
+    ]);
   }
   const passwordHash = await hashPassword(input.password);
   const user = await deps.repos.users.insertFirst(

@@ -7,7 +7,7 @@ import { verifyPassword } from '../../lib/passwords.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { endUserSessions } from './sessions.js';
-import { newRecoveryCodes, newTotpSecret, recoveryHash, totpFor, totpValid } from './totp.js';
+import { newRecoveryCodes, newTotpSecret, recoveryHash, totpFor, totpStep } from './totp.js';
 
 async function caller(deps: ServiceDeps, ctx: RequestContext): Promise<UserRecord> {
   if (ctx.actor.type !== 'user')
@@ -58,7 +58,9 @@ export async function confirmTotp(
   const user = await caller(deps, ctx);
   if (!user.totpPendingSecret) throw conflict('Start two-factor enrolment first');
   const secret = deps.secrets.open(user.totpPendingSecret);
-  if (!totpValid(secret, code, deps.clock.now())) throw wrongCode();
+  // The confirming code is spent: it can't be used again to sign in.
+  const step = totpStep(secret, code, deps.clock.now(), null);
+  if (step === null) throw wrongCode();
   const codes = newRecoveryCodes();
   await deps.repos.users.update(
     user.id,
@@ -66,6 +68,7 @@ export async function confirmTotp(
       totpSecret: user.totpPendingSecret,
       totpPendingSecret: null,
       totpEnabled: true,
+      totpLastStep: step,
       recoveryCodeHashes: codes.map(recoveryHash),
     },
     deps.clock.now(),
@@ -97,12 +100,22 @@ export async function disableTotp(
     ]);
   }
   const ok =
-    totpValid(deps.secrets.open(user.totpSecret), code.trim(), deps.clock.now()) ||
-    user.recoveryCodeHashes.includes(recoveryHash(code));
+    totpStep(
+      deps.secrets.open(user.totpSecret),
+      code.trim(),
+      deps.clock.now(),
+      user.totpLastStep,
+    ) !== null || user.recoveryCodeHashes.includes(recoveryHash(code));
   if (!ok) throw wrongCode();
   await deps.repos.users.update(
     user.id,
-    { totpSecret: null, totpPendingSecret: null, totpEnabled: false, recoveryCodeHashes: [] },
+    {
+      totpSecret: null,
+      totpPendingSecret: null,
+      totpEnabled: false,
+      totpLastStep: null,
+      recoveryCodeHashes: [],
+    },
     deps.clock.now(),
   );
   await audit(

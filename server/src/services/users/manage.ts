@@ -1,12 +1,17 @@
 import type { User, UserCreate, UserUpdate } from '@pagewatch/contract';
 import { actorRole, canAssign, type RequestContext } from '../../domain/actor.js';
 import type { UserRecord } from '../../db/repositories/users.js';
-import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { audit } from '../audit/record.js';
 import { presentUser } from '../auth/presenters.js';
 import { endUserSessions } from '../auth/sessions.js';
 import type { ServiceDeps } from '../deps.js';
+
+const emailTaken = (email: string) =>
+  new AppError('conflict', `${email} already has an account`, [
+    { path: 'email', message: 'This email already has an account', code: 'taken' },
+  ]);
 
 function requireManager(ctx: RequestContext, target: UserRecord | null, newRole?: User['role']) {
   const role = actorRole(ctx.actor);
@@ -31,8 +36,7 @@ export async function createUser(
   input: UserCreate,
 ): Promise<User> {
   requireManager(ctx, null, input.role);
-  if (await deps.repos.users.findByEmail(input.email))
-    throw conflict(`${input.email} already has an account`);
+  if (await deps.repos.users.findByEmail(input.email)) throw emailTaken(input.email);
   const user = await deps.repos.users.insertUnlessTaken(
     {
       email: input.email,
@@ -42,8 +46,7 @@ export async function createUser(
     },
     deps.clock.now(),
   );
-  // The check above misses a request racing this one; the unique email does not.
-  if (!user) throw conflict(`${input.email} already has an account`);
+  if (!user) throw emailTaken(input.email);
   await audit(
     deps,
     ctx,

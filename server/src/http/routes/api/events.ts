@@ -1,16 +1,23 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { EventHub, HubEvent } from '../../../lib/event-hub.js';
+import type { ServiceDeps } from '../../../services/deps.js';
+import { stillAuthorized } from '../../plugins/auth.js';
 
 // A client this far behind is dropped; it reconnects and resumes with Last-Event-ID.
 const MAX_BUFFERED = 1 << 20;
-const PING_MS = 15_000;
 
 const frame = (e: HubEvent) =>
   `id: ${e.id}\nevent: ${e.event.kind}\ndata: ${JSON.stringify(e.event)}\n\n`;
 
 /** Server-Sent Events of SPEC §7, resumable with Last-Event-ID. */
-export function eventRoutes(app: FastifyInstance, hub: EventHub): void {
+/** Heartbeats keep proxies from closing idle streams and re-check the caller's credentials. */
+export function eventRoutes(
+  app: FastifyInstance,
+  hub: EventHub,
+  deps: ServiceDeps,
+  pingMs = 15_000,
+): void {
   const open = new Set<ServerResponse>();
   app.addHook('preClose', (done) => {
     for (const res of open) res.end();
@@ -41,7 +48,13 @@ export function eventRoutes(app: FastifyInstance, hub: EventHub): void {
       else missed.forEach(send);
     }
     const unsubscribe = hub.subscribe(send);
-    const ping = setInterval(() => res.write(': ping\n\n'), PING_MS);
+    const ping = setInterval(() => {
+      res.write(': ping\n\n');
+      stillAuthorized(deps, request).then(
+        (ok) => ok || res.end(),
+        () => res.end(),
+      );
+    }, pingMs);
     open.add(res);
     res.on('close', () => {
       clearInterval(ping);
