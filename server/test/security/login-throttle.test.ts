@@ -182,6 +182,14 @@ describe.each(engines)('sign-in throttling and two-factor on %s', (engine) => {
       expectProblem(await answer(await challenge(p), codeBefore(p.secret)), 401, 'unauthenticated');
     });
 
+    it('a recovery code sent twice at the same moment signs in once', async () => {
+      const p = await enrolled();
+      const [code] = p.recoveryCodes;
+      const [a, b] = [await challenge(p), await challenge(p)];
+      const answers = await Promise.all([answer(a, code!), answer(b, code!)]);
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+    });
+
     it('a recovery code works once, and not twice', async () => {
       const p = await enrolled();
       const [first, second] = p.recoveryCodes;

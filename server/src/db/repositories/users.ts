@@ -206,6 +206,25 @@ export function usersRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres' = 
       updateIn(db, id, c, now),
 
     /**
+     * Replaces the unused recovery codes only if they are still `before` (compare-and-set):
+     * of two requests spending the same code at once, exactly one succeeds.
+     */
+    async spendRecoveryCode(
+      id: number,
+      before: string[],
+      after: string[],
+      now: number,
+    ): Promise<boolean> {
+      const res = await db
+        .updateTable('users')
+        .set({ recovery_codes: JSON.stringify(after), updated_at: now })
+        .where('id', '=', id)
+        .where('recovery_codes', '=', JSON.stringify(before))
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
+    /**
      * Applies a change unless it leaves no active owner. Check and write are one transaction
      * (serialised on PostgreSQL), so two owners demoting each other at once cannot both win.
      */

@@ -86,9 +86,11 @@ export async function loginTotp(
   if (!valid) {
     const hash = recoveryHash(input.code);
     const left = user.recoveryCodeHashes.filter((h) => !safeEqual(h, hash));
-    if (left.length < user.recoveryCodeHashes.length) {
+    const spent =
+      left.length < user.recoveryCodeHashes.length &&
+      (await deps.repos.users.spendRecoveryCode(user.id, user.recoveryCodeHashes, left, now));
+    if (spent) {
       valid = true;
-      await deps.repos.users.update(user.id, { recoveryCodeHashes: left }, now);
       await audit(
         deps,
         ctx,
