@@ -12,6 +12,8 @@ export const limits = {
   tagsMax: 20,
   tagMax: 40,
   nameMax: 100,
+  tcpSendMax: 4096,
+  tcpExpectMax: 1000,
 } as const;
 
 export const defaults = {
@@ -22,7 +24,7 @@ export const defaults = {
   acceptedStatusCodes: ['200-299'],
 } as const;
 
-export const MonitorType = z.enum(['http']);
+export const MonitorType = z.enum(['http', 'tcp']);
 export type MonitorType = z.infer<typeof MonitorType>;
 
 export const MonitorStatus = z.enum(['pending', 'up', 'degraded', 'down', 'paused', 'maintenance']);
@@ -124,6 +126,16 @@ const common = {
   paused: z.boolean().default(false),
 };
 
+function timeoutBelowInterval(m: { timeout: number; interval: number }, ctx: z.RefinementCtx) {
+  if (m.timeout >= m.interval) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['timeout'],
+      message: 'The timeout must be shorter than the interval',
+    });
+  }
+}
+
 export const HttpMonitorInput = z
   .strictObject({
     type: z.literal('http'),
@@ -147,18 +159,61 @@ export const HttpMonitorInput = z
     keyword: Keyword.nullable().default(null),
     ignoreTls: z.boolean().default(false),
   })
-  .superRefine((m, ctx) => {
-    if (m.timeout >= m.interval) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['timeout'],
-        message: 'The timeout must be shorter than the interval',
-      });
-    }
-  });
+  .superRefine(timeoutBelowInterval);
+
+// RFC 1123 host names: dot-separated labels of letters, digits and inner hyphens, ≤ 253 chars.
+const HOSTNAME =
+  /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?$/;
+const IPV4 = z.ipv4();
+const IPV6 = z.ipv6();
+
+/** A host name or a bare IPv4/IPv6 address (no brackets, no port). */
+export const Host = z
+  .string()
+  .trim()
+  .min(1, 'Enter a host name or IP address')
+  .refine(
+    (v) =>
+      IPV4.safeParse(v).success ||
+      IPV6.safeParse(v).success ||
+      (HOSTNAME.test(v) && !/^[0-9.]+$/.test(v)),
+    'Enter a host name or IP address without scheme or port, e.g. db.example.com or 10.0.0.5',
+  );
+
+export const Port = z
+  .number({ error: 'Enter a port number' })
+  .int('Whole numbers only')
+  .min(1, 'Ports are 1 to 65,535')
+  .max(65_535, 'Ports are 1 to 65,535');
+
+/**
+ * A TCP check: connect to host:port, optionally write `send`, optionally wait (within the
+ * timeout) for `expect` to appear in what the peer sends.
+ *
+ * `send` and `expect` are stored exactly as typed. The check interprets backslash escapes in
+ * both before use: `\r`, `\n`, `\t`, `\0`, `\\` and `\xHH` (one byte); any other backslash is
+ * kept literally. Text is encoded as UTF-8; received bytes are decoded as latin1 so every byte
+ * maps to one character and `\xHH` matches binary banners.
+ */
+export const TcpMonitorInput = z
+  .strictObject({
+    type: z.literal('tcp'),
+    ...common,
+    host: Host,
+    port: Port,
+    send: z
+      .string()
+      .max(limits.tcpSendMax, 'What to send is limited to 4,096 characters')
+      .default(''),
+    expect: z
+      .string()
+      .max(limits.tcpExpectMax, 'The expected text is limited to 1,000 characters')
+      .default(''),
+  })
+  .superRefine(timeoutBelowInterval);
 
 /** What a client sends to create or replace a monitor. */
-export const MonitorInput = z.discriminatedUnion('type', [HttpMonitorInput], {
+export const MonitorInput = z.discriminatedUnion('type', [HttpMonitorInput, TcpMonitorInput], {
   error: 'Choose a monitor type',
 });
 export type MonitorInput = z.infer<typeof MonitorInput>;
@@ -195,9 +250,8 @@ export const RecentChecks = z.object({
 });
 export type RecentChecks = z.infer<typeof RecentChecks>;
 
-export const Monitor = z.object({
+const monitorCommon = {
   ...monitorState,
-  type: z.literal('http'),
   name: z.string(),
   interval: z.number().int(),
   timeout: z.number().int(),
@@ -207,6 +261,11 @@ export const Monitor = z.object({
   tags: z.array(z.string()),
   description: z.string(),
   paused: z.boolean(),
+};
+
+export const HttpMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('http'),
   url: z.string(),
   method: HttpMethod,
   headers: z.array(Header),
@@ -217,6 +276,20 @@ export const Monitor = z.object({
   keyword: Keyword.nullable(),
   ignoreTls: z.boolean(),
 });
+export type HttpMonitor = z.infer<typeof HttpMonitor>;
+
+export const TcpMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('tcp'),
+  host: z.string(),
+  port: z.number().int(),
+  send: z.string(),
+  expect: z.string(),
+});
+export type TcpMonitor = z.infer<typeof TcpMonitor>;
+
+/** The full monitor: common fields and state plus its type's settings. */
+export const Monitor = z.discriminatedUnion('type', [HttpMonitor, TcpMonitor]);
 export type Monitor = z.infer<typeof Monitor>;
 
 /** One dashboard row. */

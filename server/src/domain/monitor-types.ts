@@ -1,14 +1,20 @@
 import type { MonitorType } from '@pagewatch/contract';
-import type { MonitorRecord, MonitorSettings } from './monitor.js';
+import type { MonitorRecord, SettingsOf } from './monitor.js';
 
-interface TypeTraits {
+interface TypeTraits<T extends MonitorType> {
   /** What the monitor points at, as shown in lists. */
-  target(settings: MonitorSettings): string;
+  target(settings: SettingsOf<T>): string;
 }
 
+/** IPv6 literals are bracketed before a port, as in URLs. */
+const hostPort = (host: string, port: number): string =>
+  `${host.includes(':') ? `[${host}]` : host}:${port}`;
+
 /** Per-type facts the domain needs; one entry per check type. */
-const traits: Record<MonitorType, TypeTraits> = {
+const traits: { [T in MonitorType]: TypeTraits<T> } = {
   http: { target: (s) => s.url },
+  tcp: { target: (s) => hostPort(s.host, s.port) },
 };
 
-export const monitorTarget = (m: MonitorRecord): string => traits[m.type].target(m.settings);
+export const monitorTarget = (m: MonitorRecord): string =>
+  (traits[m.type] as TypeTraits<MonitorType>).target(m.settings);

@@ -15,8 +15,11 @@ export const commonKeys = [
   'paused',
 ] as const;
 
-type Common = Pick<MonitorInput, (typeof commonKeys)[number]>;
-export type MonitorSettings = Omit<MonitorInput, (typeof commonKeys)[number]>;
+type CommonKey = (typeof commonKeys)[number];
+type Common = Pick<MonitorInput, CommonKey>;
+/** The settings of one check type: its input minus the common keys. */
+export type SettingsOf<T extends MonitorType> = Omit<Extract<MonitorInput, { type: T }>, CommonKey>;
+export type MonitorSettings = { [T in MonitorType]: SettingsOf<T> }[MonitorType];
 
 export interface LastCheckRecord {
   at: number;
@@ -43,6 +46,12 @@ export interface MonitorRecord extends Omit<Common, 'type'> {
   recent: RecentEntry[];
   createdAt: number;
   updatedAt: number;
+}
+
+/** The settings of a monitor known to be of `type` (a registry entry's own type). */
+export function settingsOf<T extends MonitorType>(m: MonitorRecord, type: T): SettingsOf<T> {
+  if (m.type !== type) throw new Error(`Monitor ${m.id} is ${m.type}, not ${type}`);
+  return m.settings as unknown as SettingsOf<T>;
 }
 
 export function splitInput(input: MonitorInput): { common: Common; settings: MonitorSettings } {

@@ -3,6 +3,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { repositories, type Repositories } from '../../src/db/repositories/index.js';
 import type { ResultWrite } from '../../src/db/repositories/results.js';
 import { rollupSeries, summarizeRollups } from '../../src/domain/rollup-stats.js';
+import { settingsOf } from '../../src/domain/monitor.js';
 import { engines, testTarget, type TestTarget } from '../support/engines.js';
 import { checkRun, downRun, monitorInput } from '../support/factories.js';
 
@@ -92,7 +93,7 @@ describe.each(engines)('storage on %s', (engine) => {
     ]);
     const kept = await repos.monitors.replace(
       m.id,
-      monitorInput({ name: 'Renamed', url: m.settings.url }),
+      monitorInput({ name: 'Renamed', url: settingsOf(m, 'http').url }),
       T0 + 2000,
       false,
     );

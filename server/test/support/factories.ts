@@ -1,15 +1,38 @@
-import { MonitorInput, type MonitorDraft } from '@pagewatch/contract';
+import {
+  HttpMonitorInput,
+  TcpMonitorInput,
+  type MonitorDraft,
+  type MonitorInput,
+} from '@pagewatch/contract';
 import type { CheckRun } from '../../src/domain/check-run.js';
 
 let n = 0;
 
 /** A valid HTTP monitor input with defaults applied; override what the test is about. */
-export function monitorInput(overrides: Partial<MonitorDraft> = {}): MonitorInput {
+type HttpInput = Extract<MonitorInput, { type: 'http' }>;
+type TcpInput = Extract<MonitorInput, { type: 'tcp' }>;
+
+export function monitorInput(
+  overrides: Partial<Extract<MonitorDraft, { type: 'http' }>> = {},
+): HttpInput {
   n += 1;
-  return MonitorInput.parse({
+  return HttpMonitorInput.parse({
     type: 'http',
     name: `Monitor ${n}`,
     url: `http://127.0.0.1:9/${n}`,
+    ...overrides,
+  });
+}
+
+export function tcpMonitorInput(
+  overrides: Partial<Extract<MonitorDraft, { type: 'tcp' }>> = {},
+): TcpInput {
+  n += 1;
+  return TcpMonitorInput.parse({
+    type: 'tcp',
+    name: `TCP monitor ${n}`,
+    host: '127.0.0.1',
+    port: 9,
     ...overrides,
   });
 }

@@ -1,7 +1,8 @@
 import type { MonitorType } from '@pagewatch/contract';
-import type { MonitorRecord } from '../../domain/monitor.js';
+import { settingsOf, type MonitorRecord } from '../../domain/monitor.js';
 import type { CheckContext, CheckRun } from './types.js';
 import { runHttpCheck } from './http/index.js';
+import { runTcpCheck } from './tcp/index.js';
 
 export interface EngineOptions {
   /** Extra trusted CA certificates (PEM) for targets behind a private CA. */
@@ -18,10 +19,21 @@ export const checkTypes: Record<MonitorType, CheckType> = {
     run: (m, ctx, options) =>
       runHttpCheck(
         {
-          ...m.settings,
+          ...settingsOf(m, 'http'),
           timeoutMs: m.timeout * 1000,
           degradedThresholdMs: m.degradedThresholdMs,
           ...(options.extraCa ? { ca: options.extraCa } : {}),
+        },
+        ctx,
+      ),
+  },
+  tcp: {
+    run: (m, ctx) =>
+      runTcpCheck(
+        {
+          ...settingsOf(m, 'tcp'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
         },
         ctx,
       ),

@@ -27,5 +27,5 @@ export function presentMonitor(m: MonitorRecord): Monitor {
     tags: m.tags,
     description: m.description,
     paused: m.paused,
-  };
+  } as Monitor; // settings and type were validated together by MonitorInput when stored
 }

@@ -17,9 +17,10 @@ function NewMonitorForm() {
         <Icon name="chevronLeft" />
         Monitors
       </Link>
-      <h1 className="page-title">New HTTP monitor</h1>
+      <h1 className="page-title">New monitor</h1>
       <p className="page-sub">
-        Pagewatch requests the URL on a schedule and records each phase of the delivery.
+        Pagewatch checks the target on a schedule and records each phase: an HTTP request, or a TCP
+        connection with an optional exchange.
       </p>
       <MonitorForm
         mode="create"

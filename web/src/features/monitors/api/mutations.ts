@@ -1,6 +1,7 @@
 import type { Monitor, MonitorDraft, MonitorList } from '@pagewatch/contract';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { displayOf } from '../kinds/display';
 import { monitorKeys } from './keys';
 
 /** Writes a fresh monitor into the detail cache and patches its dashboard row. */
@@ -15,7 +16,7 @@ function storeMonitor(client: QueryClient, monitor: Monitor) {
               ? {
                   ...item,
                   name: monitor.name,
-                  target: monitor.url,
+                  target: displayOf(monitor).target(monitor),
                   interval: monitor.interval,
                   tags: monitor.tags,
                   paused: monitor.paused,

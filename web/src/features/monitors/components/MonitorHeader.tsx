@@ -6,6 +6,7 @@ import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { formatMs, formatSeconds } from '../../../lib/format';
 import { useCan } from '../../auth/api/session';
 import { errorLabel } from '../error-codes';
+import { displayOf } from '../kinds/display';
 import { MonitorActions } from './MonitorActions';
 import { StatusBadge } from './StatusBadge';
 
@@ -25,6 +26,7 @@ export function MonitorHeader({ monitor }: { monitor: Monitor }) {
   // Viewers see no controls at all rather than buttons that fail (SPEC §6).
   const canEdit = useCan('editor');
   const last = monitor.lastCheck;
+  const kind = displayOf(monitor);
   const failing = last && last.outcome !== 'up' && last.errorCode ? last : null;
   return (
     <header className="mhead">
@@ -40,12 +42,7 @@ export function MonitorHeader({ monitor }: { monitor: Monitor }) {
         {canEdit && <MonitorActions monitor={monitor} />}
       </div>
       <div className="mhead__meta">
-        <a href={monitor.url} target="_blank" rel="noopener noreferrer" className="mhead__url">
-          <span className="mhead__method">{monitor.method}</span>
-          <span className="mhead__href">{monitor.url}</span>
-          <Icon name="external" size={13} />
-          <span className="visually-hidden"> (opens in a new tab)</span>
-        </a>
+        {kind.headerTarget(monitor)}
         <span>Every {formatSeconds(monitor.interval)}</span>
         {monitor.statusChangedAt && (
           <span>
@@ -53,12 +50,7 @@ export function MonitorHeader({ monitor }: { monitor: Monitor }) {
           </span>
         )}
         <LastCheckLine monitor={monitor} />
-        {monitor.ignoreTls && (
-          <span className="flag flag--warning">
-            <Icon name="shield" size={13} />
-            TLS errors ignored
-          </span>
-        )}
+        {kind.flag?.(monitor)}
       </div>
       {monitor.tags.length > 0 && (
         <ul className="mhead__tags" aria-label="Tags">

@@ -1,13 +1,9 @@
 import type { Monitor } from '@pagewatch/contract';
 import type { ReactNode } from 'react';
 import { formatCount, formatSeconds, plural } from '../../../lib/format';
+import { displayOf } from '../kinds/display';
 
-function keywordText(k: NonNullable<Monitor['keyword']>): string {
-  const verb = k.mode === 'present' ? 'Must contain' : 'Must not contain';
-  return `${verb} “${k.value}”${k.caseSensitive ? '' : ', any case'}`;
-}
-
-/** What the check does, at a glance. Header values are left out: they often hold secrets. */
+/** What the check does, at a glance. HTTP header values are left out: they often hold secrets. */
 export function MonitorSettings({ monitor: m }: { monitor: Monitor }) {
   const rows: [string, ReactNode][] = [
     ['Interval', `Every ${formatSeconds(m.interval)}`],
@@ -18,25 +14,10 @@ export function MonitorSettings({ monitor: m }: { monitor: Monitor }) {
         ? 'Down on the first failure'
         : `${plural(m.retries, 'retry', 'retries')}${m.retryInterval ? `, every ${formatSeconds(m.retryInterval)}` : ''}`,
     ],
-    ['Accepted status', m.acceptedStatusCodes.join(', ')],
-    ['Redirects', m.followRedirects ? `Followed, up to ${m.maxRedirects}` : 'Not followed'],
-    ['Keyword', m.keyword ? keywordText(m.keyword) : 'None'],
+    ...displayOf(m).settings(m),
     [
       'Degraded above',
       m.degradedThresholdMs === null ? 'No threshold' : `${formatCount(m.degradedThresholdMs)} ms`,
-    ],
-    ['Headers', m.headers.length ? m.headers.map((h) => h.name).join(', ') : 'None'],
-    ['Body', m.body ? `${plural(new TextEncoder().encode(m.body).length, 'byte')}` : 'None'],
-    [
-      'TLS certificate',
-      // Redirects may still lead to https, so the setting matters even on an http:// URL.
-      m.ignoreTls ? (
-        <span className="text-warning">Not verified</span>
-      ) : m.url.startsWith('https:') ? (
-        'Verified'
-      ) : (
-        'Verified if redirected to HTTPS'
-      ),
     ],
   ];
   return (

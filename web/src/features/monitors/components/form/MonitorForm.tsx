@@ -1,36 +1,42 @@
-import type { Monitor, MonitorDraft } from '@pagewatch/contract';
+import type { Monitor, MonitorDraft, MonitorType } from '@pagewatch/contract';
 import type { UseMutationResult } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
 import { Button, ButtonLink } from '../../../../components/ui/Button';
 import { ErrorNotice, Notice } from '../../../../components/ui/Notice';
+import { Segmented } from '../../../../components/ui/Segmented';
 import { isApiError } from '../../../../lib/api';
 import { plural } from '../../../../lib/format';
 import type { FormValues } from './form-values';
 import type { SectionProps, TextKey } from './section-props';
 import { BasicsSection, DetailsSection, ScheduleSection } from './sections-general';
-import { RequestSection, ResponseSection } from './sections-http';
+import { formKinds, monitorTypes } from './kinds';
+import { HttpTargetFields, RequestSection, ResponseSection } from './sections-http';
+import { TcpExchangeSection, TcpTargetFields } from './sections-tcp';
 import { useMonitorForm } from './useMonitorForm';
 
-const knownFields = new Set([
+const commonFields = [
   'name',
-  'url',
-  'method',
   'interval',
   'timeout',
   'retries',
   'retryInterval',
   'degradedThresholdMs',
-  'headers',
-  'body',
-  'acceptedStatusCodes',
-  'followRedirects',
-  'maxRedirects',
-  'keyword.value',
-  'keyword.mode',
-  'ignoreTls',
   'tags',
   'description',
-]);
-const isKnown = (key: string) => knownFields.has(key) || key.startsWith('headers.');
+];
+
+/** Per type: the fields after the name, and the sections between the schedule and the details. */
+const kindSections: {
+  [T in MonitorType]: {
+    Target: ComponentType<SectionProps>;
+    sections: ComponentType<SectionProps>[];
+  };
+} = {
+  http: { Target: HttpTargetFields, sections: [RequestSection, ResponseSection] },
+  tcp: { Target: TcpTargetFields, sections: [TcpExchangeSection] },
+};
+
+const typeOptions = monitorTypes.map((t) => ({ value: t, label: formKinds[t].label }));
 
 interface MonitorFormProps {
   mode: 'create' | 'edit';
@@ -43,6 +49,10 @@ interface MonitorFormProps {
 export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: MonitorFormProps) {
   const form = useMonitorForm(initial, mutation, onSaved);
   const { values: v, set, errorFor } = form;
+  const fields = [...commonFields, ...formKinds[v.type].fields];
+  const isKnown = (key: string) =>
+    fields.some((f) => (f.endsWith('.') ? key.startsWith(f) : key === f));
+  const { Target, sections } = kindSections[v.type];
   const orphans = Object.entries(form.serverErrors).filter(([key]) => !isKnown(key));
   const fieldErrorCount = Object.keys(form.shownErrors).filter(isKnown).length;
   const otherError =
@@ -67,13 +77,29 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
       onSubmit={form.onSubmit}
       onBlur={form.onBlur}
     >
-      <BasicsSection {...section} />
+      <BasicsSection
+        {...section}
+        typeChoice={
+          mode === 'create' && (
+            <div className="field" data-field="type">
+              <span className="field__label">Type</span>
+              <Segmented
+                label="Monitor type"
+                value={v.type}
+                options={typeOptions}
+                onChange={(t) => set('type', t)}
+              />
+            </div>
+          )
+        }
+        target={<Target {...section} />}
+      />
 
       <ScheduleSection {...section} />
 
-      <RequestSection {...section} />
-
-      <ResponseSection {...section} />
+      {sections.map((Section, i) => (
+        <Section key={`${v.type}-${i}`} {...section} />
+      ))}
 
       <DetailsSection {...section} />
 

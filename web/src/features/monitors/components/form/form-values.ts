@@ -1,4 +1,5 @@
-import type { HttpMethod, Monitor, MonitorDraft } from '@pagewatch/contract';
+import type { HttpMethod, Monitor, MonitorDraft, MonitorType } from '@pagewatch/contract';
+import { formKinds } from './kinds';
 
 export interface HeaderRow {
   /** Stable identity for React keys and error keys while rows are added and removed. */
@@ -9,6 +10,8 @@ export interface HeaderRow {
 
 /** What the inputs hold: text as typed, turned into a MonitorDraft only for validation and submit. */
 export interface FormValues {
+  /** Chosen on create; fixed when editing. Fields of the other types are kept but not sent. */
+  type: MonitorType;
   name: string;
   url: string;
   method: HttpMethod;
@@ -27,6 +30,10 @@ export interface FormValues {
   keywordMode: 'present' | 'absent';
   keywordCaseSensitive: boolean;
   ignoreTls: boolean;
+  host: string;
+  port: string;
+  send: string;
+  expect: string;
   tags: string;
   description: string;
   paused: boolean;
@@ -35,7 +42,8 @@ export interface FormValues {
 let nextKey = 1;
 export const newHeaderRow = (name = '', value = ''): HeaderRow => ({ key: nextKey++, name, value });
 
-export const emptyValues = (): FormValues => ({
+export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
+  type,
   name: '',
   url: '',
   method: 'GET',
@@ -54,6 +62,10 @@ export const emptyValues = (): FormValues => ({
   keywordMode: 'present',
   keywordCaseSensitive: true,
   ignoreTls: false,
+  host: '',
+  port: '',
+  send: '',
+  expect: '',
   tags: '',
   description: '',
   paused: false,
@@ -61,24 +73,14 @@ export const emptyValues = (): FormValues => ({
 
 export function fromMonitor(m: Monitor): FormValues {
   return {
+    ...emptyValues(m.type),
+    ...formKinds[m.type].values(m as never),
     name: m.name,
-    url: m.url,
-    method: m.method,
     interval: String(m.interval),
     timeout: String(m.timeout),
     retries: String(m.retries),
     retryInterval: m.retryInterval === null ? '' : String(m.retryInterval),
     degradedThresholdMs: m.degradedThresholdMs === null ? '' : String(m.degradedThresholdMs),
-    headers: m.headers.map((h) => newHeaderRow(h.name, h.value)),
-    body: m.body,
-    acceptedStatusCodes: m.acceptedStatusCodes.join(', '),
-    followRedirects: m.followRedirects,
-    maxRedirects: String(m.maxRedirects),
-    keywordEnabled: m.keyword !== null,
-    keywordValue: m.keyword?.value ?? '',
-    keywordMode: m.keyword?.mode ?? 'present',
-    keywordCaseSensitive: m.keyword?.caseSensitive ?? true,
-    ignoreTls: m.ignoreTls,
     tags: m.tags.join(', '),
     description: m.description,
     paused: m.paused,
@@ -99,12 +101,21 @@ export interface DraftResult {
   notNumbers: string[];
 }
 
-type NumberField =
-  'interval' | 'timeout' | 'retries' | 'retryInterval' | 'degradedThresholdMs' | 'maxRedirects';
+export type NumberField =
+  | 'interval'
+  | 'timeout'
+  | 'retries'
+  | 'retryInterval'
+  | 'degradedThresholdMs'
+  | 'maxRedirects'
+  | 'port';
+
+/** Reads a number field: undefined when empty (or not a number, which is noted). */
+export type ReadNumber = (field: NumberField) => number | undefined;
 
 export function toDraft(v: FormValues): DraftResult {
   const notNumbers: string[] = [];
-  const num = (field: NumberField): number | undefined => {
+  const num: ReadNumber = (field) => {
     const text = v[field].trim();
     if (text === '') return undefined;
     const n = Number(text);
@@ -114,29 +125,19 @@ export function toDraft(v: FormValues): DraftResult {
     }
     return n;
   };
-  const headers = v.headers.filter((h) => h.name.trim() !== '' || h.value !== '');
-  const draft: MonitorDraft = {
-    type: 'http',
+  const kind = formKinds[v.type].draft(v, num);
+  const draft = {
+    ...kind.settings,
+    type: v.type,
     name: v.name,
-    url: v.url,
-    method: v.method,
     interval: num('interval'),
     timeout: num('timeout'),
     retries: num('retries'),
     retryInterval: num('retryInterval') ?? null,
     degradedThresholdMs: num('degradedThresholdMs') ?? null,
-    headers: headers.map((h) => ({ name: h.name.trim(), value: h.value })),
-    body: v.body,
-    acceptedStatusCodes: splitList(v.acceptedStatusCodes),
-    followRedirects: v.followRedirects,
-    maxRedirects: num('maxRedirects'),
-    keyword: v.keywordEnabled
-      ? { value: v.keywordValue, mode: v.keywordMode, caseSensitive: v.keywordCaseSensitive }
-      : null,
-    ignoreTls: v.ignoreTls,
     tags: splitList(v.tags),
     description: v.description,
     paused: v.paused,
-  };
-  return { draft, headerKeys: headers.map((h) => h.key), notNumbers };
+  } as MonitorDraft;
+  return { draft, headerKeys: kind.headerKeys ?? [], notNumbers };
 }

@@ -1,57 +1,29 @@
-import type { HttpMethod } from '@pagewatch/contract';
+import type { ReactNode } from 'react';
 import { Field } from '../../../../components/ui/Field';
 import { formatSeconds } from '../../../../lib/format';
 import type { SectionProps } from './section-props';
-
-const methods: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 function secondsHint(text: string, base: string): string {
   const n = Number(text);
   return Number.isInteger(n) && n > 0 ? `${base} Now: ${formatSeconds(n)}.` : base;
 }
 
-export function BasicsSection({ v, set, errorFor, text }: SectionProps) {
+interface BasicsProps extends SectionProps {
+  /** The type choice, on create only. */
+  typeChoice: ReactNode;
+  /** The type's target fields (URL, host and port…). */
+  target: ReactNode;
+}
+
+export function BasicsSection({ errorFor, text, typeChoice, target }: BasicsProps) {
   return (
     <fieldset className="form__section">
       <legend className="form__legend">What to check</legend>
+      {typeChoice}
       <Field name="name" label="Name" error={errorFor('name')}>
         {(p) => <input {...p} className="input" autoComplete="off" {...text('name')} />}
       </Field>
-      <div className="form__row form__row--url">
-        <Field name="method" label="Method" error={errorFor('method')}>
-          {(p) => (
-            <select
-              {...p}
-              className="input select"
-              value={v.method}
-              onChange={(e) => set('method', e.target.value as HttpMethod)}
-            >
-              {methods.map((m) => (
-                <option key={m}>{m}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field
-          name="url"
-          label="URL"
-          error={errorFor('url')}
-          hint="A full http:// or https:// address, e.g. https://example.com/health"
-        >
-          {(p) => (
-            <input
-              {...p}
-              className="input mono"
-              type="url"
-              inputMode="url"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="https://"
-              {...text('url')}
-            />
-          )}
-        </Field>
-      </div>
+      {target}
     </fieldset>
   );
 }

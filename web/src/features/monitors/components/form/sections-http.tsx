@@ -1,7 +1,50 @@
+import type { HttpMethod } from '@pagewatch/contract';
 import { Field } from '../../../../components/ui/Field';
 import { Notice } from '../../../../components/ui/Notice';
 import { HeadersEditor } from './HeadersEditor';
 import type { SectionProps } from './section-props';
+
+const methods: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+export function HttpTargetFields({ v, set, errorFor, text }: SectionProps) {
+  return (
+    <div className="form__row form__row--url">
+      <Field name="method" label="Method" error={errorFor('method')}>
+        {(p) => (
+          <select
+            {...p}
+            className="input select"
+            value={v.method}
+            onChange={(e) => set('method', e.target.value as HttpMethod)}
+          >
+            {methods.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field
+        name="url"
+        label="URL"
+        error={errorFor('url')}
+        hint="A full http:// or https:// address, e.g. https://example.com/health"
+      >
+        {(p) => (
+          <input
+            {...p}
+            className="input mono"
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="https://"
+            {...text('url')}
+          />
+        )}
+      </Field>
+    </div>
+  );
+}
 
 export function RequestSection({ v, set, errorFor, text }: SectionProps) {
   return (

@@ -48,7 +48,10 @@ describe('monitor form validation', () => {
     const blank = newHeaderRow();
     const bad = newHeaderRow('bad name', 'x');
     const result = validate(valid({ headers: [blank, bad] }));
-    expect(result.draft.headers).toEqual([{ name: 'bad name', value: 'x' }]);
+    expect(result.draft).toMatchObject({ type: 'http' });
+    expect('headers' in result.draft && result.draft.headers).toEqual([
+      { name: 'bad name', value: 'x' },
+    ]);
     expect(result.errors[`headers.${bad.key}.name`]).toMatch(/Header names/);
   });
 

@@ -1,0 +1,94 @@
+import type { Monitor, MonitorDraft, MonitorType } from '@pagewatch/contract';
+import type { FormValues, ReadNumber } from './form-values';
+import { newHeaderRow, splitList } from './form-values';
+
+type MonitorOf<T extends MonitorType> = Extract<Monitor, { type: T }>;
+type DraftOf<T extends MonitorType> = Extract<MonitorDraft, { type: T }>;
+type CommonKey =
+  | 'type'
+  | 'name'
+  | 'interval'
+  | 'timeout'
+  | 'retries'
+  | 'retryInterval'
+  | 'degradedThresholdMs'
+  | 'tags'
+  | 'description'
+  | 'paused';
+
+/** What one monitor type adds to the form: its values ↔ its part of the draft. */
+interface FormKind<T extends MonitorType> {
+  label: string;
+  /** The type's fields as the form holds them, from a saved monitor. */
+  values(m: MonitorOf<T>): Partial<FormValues>;
+  /** The type's settings for the draft; headerKeys maps header rows to draft indexes. */
+  draft(
+    v: FormValues,
+    num: ReadNumber,
+  ): { settings: Omit<DraftOf<T>, CommonKey>; headerKeys?: number[] };
+  /** Field keys this type's sections show errors for (prefixes end with '.'). */
+  fields: readonly string[];
+}
+
+/** One entry per monitor type. */
+export const formKinds: { [T in MonitorType]: FormKind<T> } = {
+  http: {
+    label: 'HTTP',
+    values: (m) => ({
+      url: m.url,
+      method: m.method,
+      headers: m.headers.map((h) => newHeaderRow(h.name, h.value)),
+      body: m.body,
+      acceptedStatusCodes: m.acceptedStatusCodes.join(', '),
+      followRedirects: m.followRedirects,
+      maxRedirects: String(m.maxRedirects),
+      keywordEnabled: m.keyword !== null,
+      keywordValue: m.keyword?.value ?? '',
+      keywordMode: m.keyword?.mode ?? 'present',
+      keywordCaseSensitive: m.keyword?.caseSensitive ?? true,
+      ignoreTls: m.ignoreTls,
+    }),
+    draft: (v, num) => {
+      const headers = v.headers.filter((h) => h.name.trim() !== '' || h.value !== '');
+      return {
+        settings: {
+          url: v.url,
+          method: v.method,
+          headers: headers.map((h) => ({ name: h.name.trim(), value: h.value })),
+          body: v.body,
+          acceptedStatusCodes: splitList(v.acceptedStatusCodes),
+          followRedirects: v.followRedirects,
+          maxRedirects: num('maxRedirects'),
+          keyword: v.keywordEnabled
+            ? { value: v.keywordValue, mode: v.keywordMode, caseSensitive: v.keywordCaseSensitive }
+            : null,
+          ignoreTls: v.ignoreTls,
+        },
+        headerKeys: headers.map((h) => h.key),
+      };
+    },
+    fields: [
+      'url',
+      'method',
+      'headers',
+      'headers.',
+      'body',
+      'acceptedStatusCodes',
+      'followRedirects',
+      'maxRedirects',
+      'keyword.value',
+      'keyword.mode',
+      'ignoreTls',
+    ],
+  },
+  tcp: {
+    label: 'TCP',
+    values: (m) => ({ host: m.host, port: String(m.port), send: m.send, expect: m.expect }),
+    draft: (v, num) => ({
+      settings: { host: v.host, port: num('port') as number, send: v.send, expect: v.expect },
+    }),
+    fields: ['host', 'port', 'send', 'expect'],
+  },
+};
+
+export const monitorTypes = Object.keys(formKinds) as MonitorType[];

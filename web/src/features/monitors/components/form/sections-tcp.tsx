@@ -1,0 +1,70 @@
+import { Field } from '../../../../components/ui/Field';
+import type { SectionProps } from './section-props';
+
+export function TcpTargetFields({ errorFor, text }: SectionProps) {
+  return (
+    <div className="form__row form__row--hostport">
+      <Field
+        name="host"
+        label="Host"
+        error={errorFor('host')}
+        hint="A host name or IP address, e.g. db.example.com or 10.0.0.5"
+      >
+        {(p) => (
+          <input
+            {...p}
+            className="input mono"
+            autoComplete="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            {...text('host')}
+          />
+        )}
+      </Field>
+      <Field name="port" label="Port" error={errorFor('port')} hint="1 to 65,535">
+        {(p) => <input {...p} className="input" inputMode="numeric" {...text('port')} />}
+      </Field>
+    </div>
+  );
+}
+
+export function TcpExchangeSection({ errorFor, text }: SectionProps) {
+  return (
+    <fieldset className="form__section">
+      <legend className="form__legend">Conversation</legend>
+      <p className="form__note">
+        Connecting is enough unless you set what to expect. Write <code>\r</code>, <code>\n</code>,{' '}
+        <code>\t</code>, <code>\0</code> and <code>\xHH</code> for control bytes, <code>\\</code>{' '}
+        for a backslash.
+      </p>
+      <Field
+        name="send"
+        label="Send after connecting"
+        optional
+        error={errorFor('send')}
+        hint="Up to 4,096 characters, e.g. PING\r\n"
+      >
+        {(p) => (
+          <textarea {...p} className="input mono" rows={2} spellCheck={false} {...text('send')} />
+        )}
+      </Field>
+      <Field
+        name="expect"
+        label="Expect in the reply"
+        optional
+        error={errorFor('expect')}
+        hint="Must arrive within the timeout; the first 64 KiB are searched. E.g. +PONG"
+      >
+        {(p) => (
+          <input
+            {...p}
+            className="input mono"
+            autoComplete="off"
+            spellCheck={false}
+            {...text('expect')}
+          />
+        )}
+      </Field>
+    </fieldset>
+  );
+}

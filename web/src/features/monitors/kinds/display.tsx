@@ -1,0 +1,91 @@
+import type { Monitor, MonitorType } from '@pagewatch/contract';
+import type { ReactNode } from 'react';
+import { Icon } from '../../../components/ui/Icon';
+import { plural } from '../../../lib/format';
+
+type Of<T extends MonitorType> = Extract<Monitor, { type: T }>;
+
+/** How the screens show one monitor type; no zod here, the dashboard bundle imports it. */
+interface KindDisplay<T extends MonitorType> {
+  label: string;
+  /** What the monitor points at, as the server's list `target`. */
+  target(m: Of<T>): string;
+  /** The target line of the monitor header. */
+  headerTarget(m: Of<T>): ReactNode;
+  /** Rows of the check settings panel, after the common schedule rows. */
+  settings(m: Of<T>): [string, ReactNode][];
+  /** A warning flag for the header, if any. */
+  flag?(m: Of<T>): ReactNode;
+}
+
+function keywordText(k: NonNullable<Of<'http'>['keyword']>): string {
+  const verb = k.mode === 'present' ? 'Must contain' : 'Must not contain';
+  return `${verb} “${k.value}”${k.caseSensitive ? '' : ', any case'}`;
+}
+
+const hostPort = (host: string, port: number): string =>
+  `${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+const bytes = (text: string): string => plural(new TextEncoder().encode(text).length, 'byte');
+
+/** One entry per monitor type. */
+export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
+  http: {
+    label: 'HTTP',
+    target: (m) => m.url,
+    headerTarget: (m) => (
+      <a href={m.url} target="_blank" rel="noopener noreferrer" className="mhead__url">
+        <span className="mhead__method">{m.method}</span>
+        <span className="mhead__href">{m.url}</span>
+        <Icon name="external" size={13} />
+        <span className="visually-hidden"> (opens in a new tab)</span>
+      </a>
+    ),
+    settings: (m) => [
+      ['Accepted status', m.acceptedStatusCodes.join(', ')],
+      ['Redirects', m.followRedirects ? `Followed, up to ${m.maxRedirects}` : 'Not followed'],
+      ['Keyword', m.keyword ? keywordText(m.keyword) : 'None'],
+      ['Headers', m.headers.length ? m.headers.map((h) => h.name).join(', ') : 'None'],
+      ['Body', m.body ? bytes(m.body) : 'None'],
+      [
+        'TLS certificate',
+        // Redirects may still lead to https, so the setting matters even on an http:// URL.
+        m.ignoreTls ? (
+          <span className="text-warning">Not verified</span>
+        ) : m.url.startsWith('https:') ? (
+          'Verified'
+        ) : (
+          'Verified if redirected to HTTPS'
+        ),
+      ],
+    ],
+    flag: (m) =>
+      m.ignoreTls && (
+        <span className="flag flag--warning">
+          <Icon name="shield" size={13} />
+          TLS errors ignored
+        </span>
+      ),
+  },
+  tcp: {
+    label: 'TCP',
+    target: (m) => hostPort(m.host, m.port),
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">TCP</span>
+        <span className="mhead__href">{hostPort(m.host, m.port)}</span>
+      </span>
+    ),
+    settings: (m) => [
+      ['Sends', m.send ? <code className="settings__code">{m.send}</code> : 'Nothing'],
+      [
+        'Expects',
+        m.expect ? <code className="settings__code">{m.expect}</code> : 'A connection is enough',
+      ],
+    ],
+  },
+};
+
+/** The display entry of a monitor's own type. */
+export const displayOf = (m: Monitor): KindDisplay<MonitorType> =>
+  kindDisplays[m.type] as KindDisplay<MonitorType>;
