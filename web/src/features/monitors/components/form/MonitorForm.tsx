@@ -81,7 +81,7 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
         {...section}
         typeChoice={
           mode === 'create' && (
-            <div className="field" data-field="type">
+            <div className="field field--choice" data-field="type">
               <span className="field__label">Type</span>
               <Segmented
                 label="Monitor type"
