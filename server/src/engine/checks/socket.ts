@@ -5,5 +5,5 @@
 export { degradedMessage } from './http/assess.js';
 export { openConnection, type LookupFn } from './http/connect.js';
 export { CheckFailure, classifyError } from './http/errors.js';
-export { RunState, waitFor } from './http/run.js';
+export { RunState } from './http/run.js';
 export { roundMs } from './http/timing.js';

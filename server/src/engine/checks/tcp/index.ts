@@ -8,7 +8,6 @@ import {
   openConnection,
   roundMs,
   RunState,
-  waitFor,
   type LookupFn,
 } from '../socket.js';
 import { decodeEscapes, showBytes } from './escapes.js';
@@ -103,14 +102,35 @@ function collector(received: Received, run: RunState): (chunk: Buffer) => void {
   };
 }
 
-async function write(socket: net.Socket, payload: Buffer, run: RunState): Promise<void> {
-  const flushed = new Promise<void>((resolve, reject) => {
-    socket.write(payload, (err) => (err ? reject(err) : resolve()));
+const closedError = (): Error =>
+  Object.assign(new Error('The peer closed the connection'), { code: 'ECONNRESET' });
+
+/** Resolves once the payload is handed to the kernel; a peer closing or resetting first rejects. */
+function write(socket: net.Socket, payload: Buffer, run: RunState): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const { signal } = run;
+    const finish = (err?: unknown): void => {
+      socket.off('error', finish);
+      socket.off('close', onClose);
+      signal.removeEventListener('abort', onAbort);
+      if (err === undefined || err === null) resolve();
+      else reject(err instanceof Error ? err : new Error('The write failed'));
+    };
+    const onClose = (): void => finish(closedError());
+    const onAbort = (): void => finish(signal.reason);
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    socket.on('error', finish);
+    socket.on('close', onClose);
+    signal.addEventListener('abort', onAbort, { once: true });
+    socket.write(payload, (err) => {
+      // A write cut short by a destroyed socket is the peer going away, not our bug.
+      const code = err && 'code' in err ? err.code : undefined;
+      finish(code === 'ERR_STREAM_DESTROYED' ? closedError() : err);
+    });
   });
-  // 'close' or 'error' before the callback rejects through waitFor; the callback alone may never run.
-  const closed = waitFor(run, socket, 'never-emitted');
-  closed.catch(() => undefined);
-  await Promise.race([flushed, closed]);
 }
 
 /** Waits until `expected` is among the bytes received, the peer stops, or the deadline fires. */
@@ -148,11 +168,7 @@ function readUntil(
     const onData = (): void => check();
     const onEnd = (): void => {
       if (received.bytes === 0) {
-        settle(
-          Object.assign(new Error('The peer closed the connection without sending anything'), {
-            code: 'ECONNRESET',
-          }),
-        );
+        settle(closedError());
       } else settle(missing('the peer closed the connection after sending'));
     };
     const onError = (err: Error): void => settle(err);

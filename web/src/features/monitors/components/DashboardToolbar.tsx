@@ -31,7 +31,7 @@ export function DashboardToolbar({
           id="monitor-search"
           type="search"
           className="input search__input"
-          placeholder="Search name, URL or tag"
+          placeholder="Search name, address or tag"
           value={query}
           autoComplete="off"
           spellCheck={false}
