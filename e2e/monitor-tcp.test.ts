@@ -56,6 +56,7 @@ describe('a tcp monitor from the form', () => {
     await port.fill(String(listener.port));
     await page.getByLabel(/Send after connecting/).fill('PING\\r\\n');
     await page.getByLabel(/Expect in the reply/).fill('PING');
+    await page.getByLabel(/Degraded above/).fill('1000');
     await page.getByLabel('Interval (seconds)').fill('10');
     await page.getByLabel('Timeout (seconds)').fill('2');
     await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBe(0);
@@ -66,6 +67,7 @@ describe('a tcp monitor from the form', () => {
     await page.getByRole('heading', { name: 'Echo service' }).waitFor();
     await page.getByText(`127.0.0.1:${listener.port}`).first().waitFor();
     await page.getByText('PING\\r\\n').waitFor();
+    await page.getByText('1,000 ms').waitFor();
     await page.screenshot({ path: screenshotPath('monitor-tcp-page'), fullPage: true });
 
     await page

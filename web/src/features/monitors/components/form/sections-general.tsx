@@ -97,3 +97,26 @@ export function DetailsSection({ errorFor, text }: SectionProps) {
     </fieldset>
   );
 }
+
+/** The latency above which an up check counts as degraded; every type has it. */
+export function DegradedField({ errorFor, text, hint }: SectionProps & { hint?: string }) {
+  return (
+    <Field
+      name="degradedThresholdMs"
+      label="Degraded above (ms)"
+      optional
+      error={errorFor('degradedThresholdMs')}
+      hint={hint ?? 'Slower responses count as degraded.'}
+    >
+      {(p) => (
+        <input
+          {...p}
+          className="input"
+          inputMode="numeric"
+          placeholder="No threshold"
+          {...text('degradedThresholdMs')}
+        />
+      )}
+    </Field>
+  );
+}

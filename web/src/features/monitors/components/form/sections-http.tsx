@@ -3,6 +3,7 @@ import { Field } from '../../../../components/ui/Field';
 import { Notice } from '../../../../components/ui/Notice';
 import { HeadersEditor } from './HeadersEditor';
 import type { SectionProps } from './section-props';
+import { DegradedField } from './sections-general';
 
 const methods: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -119,7 +120,8 @@ export function RequestSection({ v, set, errorFor, text }: SectionProps) {
   );
 }
 
-export function ResponseSection({ v, set, errorFor, text }: SectionProps) {
+export function ResponseSection(props: SectionProps) {
+  const { v, set, errorFor, text } = props;
   return (
     <fieldset className="form__section">
       <legend className="form__legend">Response</legend>
@@ -140,23 +142,7 @@ export function ResponseSection({ v, set, errorFor, text }: SectionProps) {
             />
           )}
         </Field>
-        <Field
-          name="degradedThresholdMs"
-          label="Degraded above (ms)"
-          optional
-          error={errorFor('degradedThresholdMs')}
-          hint="Slower responses count as degraded."
-        >
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              inputMode="numeric"
-              placeholder="No threshold"
-              {...text('degradedThresholdMs')}
-            />
-          )}
-        </Field>
+        <DegradedField {...props} />
       </div>
       <Field name="keywordEnabled" label="Check the response body for a keyword" inline>
         {(p) => (

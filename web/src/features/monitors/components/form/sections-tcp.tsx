@@ -1,5 +1,6 @@
 import { Field } from '../../../../components/ui/Field';
 import type { SectionProps } from './section-props';
+import { DegradedField } from './sections-general';
 
 export function TcpTargetFields({ errorFor, text }: SectionProps) {
   return (
@@ -28,7 +29,8 @@ export function TcpTargetFields({ errorFor, text }: SectionProps) {
   );
 }
 
-export function TcpExchangeSection({ errorFor, text }: SectionProps) {
+export function TcpExchangeSection(props: SectionProps) {
+  const { errorFor, text } = props;
   return (
     <fieldset className="form__section">
       <legend className="form__legend">Conversation</legend>
@@ -65,6 +67,12 @@ export function TcpExchangeSection({ errorFor, text }: SectionProps) {
           />
         )}
       </Field>
+      <div className="form__grid">
+        <DegradedField
+          {...props}
+          hint="Checks slower than this, expected reply included, count as degraded."
+        />
+      </div>
     </fieldset>
   );
 }
