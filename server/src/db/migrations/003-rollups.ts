@@ -22,8 +22,8 @@ async function migrate(db: Kysely<any>, engine: Engine): Promise<void> {
   for (const table of ['rollup_minute', 'rollup_hour', 'rollup_day']) {
     await createRollupTable(db, engine, table);
   }
-  // The dashboard's 24 h uptime reads every monitor's last hours; retention goes by monitor.
-  await db.schema.createIndex('rollup_hour_bucket').on('rollup_hour').column('bucket').execute();
+  // No index on bucket alone: every read names its monitors (the dashboard's uptime, stats,
+  // retention), so the primary key serves them all.
   await backfill(db as Kysely<DB>, engine);
 }
 

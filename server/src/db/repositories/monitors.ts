@@ -177,7 +177,12 @@ export function monitorsRepository(db: Kysely<DB>) {
         ])
         .where('bucket', '>=', hourBucket(now) - 24 * HOUR_MS)
         .groupBy('monitor_id');
-      if (monitorId !== undefined) q = q.where('monitor_id', '=', monitorId);
+      // Naming the monitors makes both engines walk the (monitor_id, bucket) key, 25 rows per
+      // monitor; `bucket >= …` alone scans a year of hours on SQLite (~0.7 s at 1,000 monitors).
+      q =
+        monitorId !== undefined
+          ? q.where('monitor_id', '=', monitorId)
+          : q.where('monitor_id', 'in', db.selectFrom('monitors').select('id'));
       return q.execute();
     },
   };
