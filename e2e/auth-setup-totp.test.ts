@@ -6,6 +6,7 @@ import {
   screenshotAll,
   signInWithForm,
   signOutWithMenu,
+  totpAt,
   totpNow,
   watchErrors,
 } from './support/auth-ui.js';
@@ -134,7 +135,7 @@ describe('setup, sign-in and two-factor in a browser', () => {
     await page.getByLabel('6-digit code').fill('000000');
     await page.getByRole('button', { name: 'Turn on two-factor' }).click();
     await page.getByText(/That code is not valid/).waitFor();
-    await page.getByLabel('6-digit code').fill(totpNow(key));
+    await page.getByLabel('6-digit code').fill(totpAt(key, -1));
     await page.getByRole('button', { name: 'Turn on two-factor' }).click();
 
     await page.getByText('Save your recovery codes now').waitFor();
@@ -196,7 +197,7 @@ describe('setup, sign-in and two-factor in a browser', () => {
     await page.goto(`${app.url}/settings/account`);
     await page.getByRole('button', { name: 'Turn off two-factor' }).click();
     await page.getByLabel('Your password').fill('not it at all');
-    await page.getByLabel('Code from your app, or a recovery code').fill(totpNow(key));
+    await page.getByLabel('Code from your app, or a recovery code').fill(totpAt(key, 1));
     await page.getByRole('button', { name: 'Turn off two-factor' }).click();
     await page.getByText('This is not your password').waitFor();
     await screenshotAll(page, 'account-totp-disable');

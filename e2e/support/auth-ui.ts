@@ -2,11 +2,20 @@ import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { screenshotPath } from './browser.js';
 
-/** The current 6-digit code for a base32 setup key, as an authenticator app shows it. */
-export function totpNow(key: string): string {
+/**
+ * The code of the previous, current or next 30-second step for a base32 setup key, as an
+ * authenticator app would show it then: all three are inside the server's ±1 window. The
+ * server accepts each step once, so a flow that enrols, signs in and then turns two-factor
+ * off uses them in that order.
+ */
+export function totpAt(key: string, stepOffset: -1 | 0 | 1): string {
   const secret = Secret.fromBase32(key.replace(/\s+/g, ''));
-  return new TOTP({ secret, digits: 6, period: 30 }).generate();
+  const timestamp = Date.now() + stepOffset * 30_000;
+  return new TOTP({ secret, digits: 6, period: 30 }).generate({ timestamp });
 }
+
+/** The current 6-digit code, as an authenticator app shows it. */
+export const totpNow = (key: string): string => totpAt(key, 0);
 
 /**
  * Uncaught page errors and console errors, except the browser's own "Failed to load resource"
