@@ -4,6 +4,7 @@ export * from './stats.js';
 export * from './status-codes.js';
 export * from './monitors.js';
 export * from './recent.js';
+export * from './monitor-keys.js';
 export * from './events.js';
 export * from './auth.js';
 export * from './common-passwords.js';

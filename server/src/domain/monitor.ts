@@ -1,19 +1,13 @@
-import type { CheckErrorCode, CheckOutcome, MonitorInput, MonitorType } from '@pagewatch/contract';
+import {
+  monitorCommonKeys,
+  type CheckErrorCode,
+  type CheckOutcome,
+  type MonitorInput,
+  type MonitorType,
+} from '@pagewatch/contract';
 import type { MonitorState } from './monitor-state.js';
 
-/** Fields every monitor has, whatever its type; the rest of an input is its type's settings. */
-export const commonKeys = [
-  'type',
-  'name',
-  'interval',
-  'timeout',
-  'retries',
-  'retryInterval',
-  'degradedThresholdMs',
-  'tags',
-  'description',
-  'paused',
-] as const;
+export const commonKeys = monitorCommonKeys;
 
 type CommonKey = (typeof commonKeys)[number];
 type Common = Pick<MonitorInput, CommonKey>;

@@ -1,24 +1,13 @@
 import { CheckPage, Monitor, MonitorList } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { post } from '../support/http.js';
 import { repositories } from '../../src/db/repositories/index.js';
 import { uptimePercent } from '../../src/domain/percentiles.js';
 import { presentSummary } from '../../src/services/monitors/present-summary.js';
 import { engines } from '../support/engines.js';
 import { openEventStream } from '../support/sse.js';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.js';
-
-async function post(t: TestApp, url: string, body?: unknown) {
-  const res = await fetch(`${t.url}${url}`, {
-    method: 'POST',
-    headers: {
-      ...t.owner.headers,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 /** The whole app, with its scheduler, against real loopback targets, watched through SSE. */
 describe.each(engines)('live checks on %s', (engine) => {

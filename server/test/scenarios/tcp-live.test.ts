@@ -1,21 +1,10 @@
 import { Monitor, MonitorList } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { post } from '../support/http.js';
 import { engines } from '../support/engines.js';
 import { openEventStream } from '../support/sse.js';
 import { startTcpServer, type TcpServer } from '../fixtures/tcp-server.js';
-
-async function post(t: TestApp, url: string, body?: unknown) {
-  const res = await fetch(`${t.url}${url}`, {
-    method: 'POST',
-    headers: {
-      ...t.owner.headers,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 /** The scheduler runs tcp checks like any other: up while the listener answers, down once it is gone. */
 describe.each(engines)('a live tcp monitor on %s', (engine) => {

@@ -1,4 +1,9 @@
-import type { Monitor, MonitorDraft, MonitorType } from '@pagewatch/contract';
+import {
+  monitorCommonKeys,
+  type Monitor,
+  type MonitorDraft,
+  type MonitorType,
+} from '@pagewatch/contract';
 import type { UseMutationResult } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { Button, ButtonLink } from '../../../../components/ui/Button';
@@ -14,16 +19,8 @@ import { HttpTargetFields, RequestSection, ResponseSection } from './sections-ht
 import { TcpExchangeSection, TcpTargetFields } from './sections-tcp';
 import { useMonitorForm } from './useMonitorForm';
 
-const commonFields = [
-  'name',
-  'interval',
-  'timeout',
-  'retries',
-  'retryInterval',
-  'degradedThresholdMs',
-  'tags',
-  'description',
-];
+// Form fields shared by every type; `type` and `paused` are not edited as fields here.
+const commonFields: string[] = monitorCommonKeys.filter((k) => k !== 'type' && k !== 'paused');
 
 /** Per type: the fields after the name, and the sections between the schedule and the details. */
 const kindSections: {

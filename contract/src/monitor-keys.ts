@@ -1,0 +1,15 @@
+/** Fields every monitor has, whatever its type; the rest of an input is its type's settings. */
+export const monitorCommonKeys = [
+  'type',
+  'name',
+  'interval',
+  'timeout',
+  'retries',
+  'retryInterval',
+  'degradedThresholdMs',
+  'tags',
+  'description',
+  'paused',
+] as const;
+
+export type MonitorCommonKey = (typeof monitorCommonKeys)[number];
