@@ -158,7 +158,7 @@ describe.each(engines)('migration 003 on %s', (engine) => {
     let database: Database | null = null;
     try {
       await migrateTo(raw, engine, '002-accounts');
-      const [monitor] = await raw
+      const monitor = await raw
         .insertInto('monitors')
         .values({
           type: 'http',
@@ -171,7 +171,7 @@ describe.each(engines)('migration 003 on %s', (engine) => {
           updated_at: T0,
         })
         .returning('id')
-        .execute();
+        .executeTakeFirstOrThrow();
       const id = Number(monitor.id);
       const checks = Array.from({ length: 400 }, (_, i) => randomCheck(r, id, T0 + i * 9_000));
       for (const part of batches(r, checks, 150)) {
