@@ -111,6 +111,26 @@ function storage(file) {
   }
 }
 
+/** Raw results and minute buckets that had expired by `at`: retention's work after it. */
+function expired(file, at) {
+  const db = new Database(file, { readonly: true });
+  try {
+    const count = (table, column, keepMs) =>
+      db
+        .prepare(
+          `select count(*) from ${table} where monitor_id in (select id from monitors) and ${column} < ?`,
+        )
+        .pluck()
+        .get(at - keepMs);
+    return {
+      raw: count('check_results', 'at', 30 * 86_400_000),
+      minute: count('rollup_minute', 'bucket', 90 * 86_400_000),
+    };
+  } finally {
+    db.close();
+  }
+}
+
 async function serve(dataDir, fromPort, env) {
   const port = await freePort();
   shareSignIn(fromPort, port);
@@ -165,12 +185,15 @@ await runBench('history', async () => {
   await stopChild(served.child, 'SIGTERM', 30_000);
 
   console.log('measuring with the scheduler checking every monitor and retention running…');
+  const liveAt = Date.now();
+  const expiredBefore = expired(file, liveAt);
   served = await serve(dataDir, setupPort, {});
   // Past the first retention pass's start (30 s) and a good share of the first checks.
   await sleep(35_000);
   results.push(...(await measureAll(served.port, 'live (scheduler + retention)', monitorId)));
   complaints.push(...serverComplaints(served.child));
   await stopChild(served.child, 'SIGTERM', 30_000);
+  const expiredAfter = expired(file, liveAt);
 
   printTable(`storage: ${rows.raw.toLocaleString()} raw results in ${mb(stored.fileBytes)}`, [
     ['table (with its indexes)', 'rows', 'size', 'bytes/row'],
@@ -206,6 +229,11 @@ await runBench('history', async () => {
     `\ngenerated in ${generateS.toFixed(0)} s; server healthy ${ms(coldStartMs)} after spawn`,
   );
   console.log(
+    `retention during the live run: raw results expired at its start ${expiredBefore.raw} → ` +
+      `${expiredAfter.raw}, minute buckets ${expiredBefore.minute} → ${expiredAfter.minute}`,
+  );
+
+  console.log(
     `target: list p95 ≤ ${LIST_TARGET_MS} ms: ${verdict(listP95 <= LIST_TARGET_MS)} (${ms(listP95)})`,
   );
   console.log(
@@ -224,6 +252,7 @@ await runBench('history', async () => {
       generated: { seconds: generateS, rows },
       storage: stored,
       coldStartMs,
+      expiredAtLiveStart: { before: expiredBefore, after: expiredAfter },
       requests: { warmup: WARMUP, measured: REQUESTS, monitorId },
       results,
       target: {

@@ -1,6 +1,6 @@
 // Writes a long check history straight into a Pagewatch SQLite file: what retention leaves
 // after a year at a 60 s interval (raw results for 30 days, minute rollups for 90, hour and
-// day rollups for the whole year). Rollups are folded and encoded by the server's own code
+// day rollups for the whole year, plus the 10 minutes that expired since its last pass). Rollups are folded and encoded by the server's own code
 // (server/dist), so they are exactly what writeBatch would have stored.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +12,7 @@ const { emptyFigures, foldChecks, mergeFigures, keepsSketch, levelMs } =
   await dist('domain/rollup.js');
 const { LatencySketch } = await dist('domain/latency-sketch.js');
 const { rollupRow } = await dist('db/repositories/rollups.js');
-const { defaultRetention } = await dist('jobs/retention.js');
+const { defaultRetentionOptions } = await dist('jobs/retention.js');
 
 const MIN = 60_000;
 const HOUR = levelMs.hour;
@@ -124,12 +124,53 @@ function rowOf(delta) {
   return ROLLUP_COLUMNS.map((c) => row[c]);
 }
 
-/** Writes one monitor's year; returns how many rows of each kind it wrote. */
+/** One raw result row, as the server stores it. */
+function insertRaw(st, p, c) {
+  const down = c.outcome === 'down';
+  st.raw.run(
+    c.monitorId,
+    c.at,
+    OUTCOME[c.outcome],
+    c.latencyUs,
+    c.phasesUs.dns,
+    c.phasesUs.connect,
+    c.phasesUs.tls,
+    c.phasesUs.ttfb,
+    c.phasesUs.download,
+    c.httpStatus,
+    c.errorCode,
+    down ? (c.errorCode === 'timeout' ? 'Timed out after 10 s' : 'HTTP 503') : null,
+    down ? null : p.size,
+    p.tls ? p.certExpiresAt : null,
+  );
+}
+
+/** The monitor's state after its last checks (status, last check, sparkline). */
+function updateMonitor(st, id, from, last) {
+  const c = last.at(-1);
+  st.monitor.run(
+    c.outcome,
+    from,
+    c.at,
+    OUTCOME[c.outcome],
+    c.latencyUs,
+    c.httpStatus,
+    c.errorCode,
+    null,
+    JSON.stringify(last.map((x) => [OUTCOME[x.outcome], x.latencyUs])),
+    id,
+  );
+}
+
+/** Writes one monitor's history an hour at a time, adding to `counts`. */
 function writeMonitor(st, { id, index, from, now, r, counts }) {
   const p = profile(r, index);
+  // Monitors check at different seconds of the minute, as the scheduler spreads them.
   const offset = Math.floor((index * MIN) / 1000) % MIN;
-  const rawFrom = now - defaultRetention.rawMs;
-  const minuteFrom = now - defaultRetention.minuteMs;
+  // Retention runs every 10 minutes, so up to 10 minutes of expired rows are normally present.
+  const { policy, everyMs } = defaultRetentionOptions;
+  const rawFrom = now - policy.rawMs - everyMs;
+  const minuteFrom = now - policy.minuteMs - everyMs;
   let day = null;
   let last = [];
   for (let hour = from; hour <= now; hour += HOUR) {
@@ -140,23 +181,7 @@ function writeMonitor(st, { id, index, from, now, r, counts }) {
     if (checks.length === 0) continue;
     for (const c of checks) {
       if (c.at < rawFrom) continue;
-      const down = c.outcome === 'down';
-      st.raw.run(
-        id,
-        c.at,
-        OUTCOME[c.outcome],
-        c.latencyUs,
-        c.phasesUs.dns,
-        c.phasesUs.connect,
-        c.phasesUs.tls,
-        c.phasesUs.ttfb,
-        c.phasesUs.download,
-        c.httpStatus,
-        c.errorCode,
-        down ? (c.errorCode === 'timeout' ? 'Timed out after 10 s' : 'HTTP 503') : null,
-        down ? null : p.size,
-        p.tls ? p.certExpiresAt : null,
-      );
+      insertRaw(st, p, c);
       counts.raw += 1;
     }
     if (hour + HOUR > minuteFrom) {
@@ -185,19 +210,7 @@ function writeMonitor(st, { id, index, from, now, r, counts }) {
     st.day.run(rowOf(day));
     counts.day += 1;
   }
-  const c = last.at(-1);
-  st.monitor.run(
-    c.outcome,
-    from,
-    c.at,
-    OUTCOME[c.outcome],
-    c.latencyUs,
-    c.httpStatus,
-    c.errorCode,
-    null,
-    JSON.stringify(last.map((x) => [OUTCOME[x.outcome], x.latencyUs])),
-    id,
-  );
+  updateMonitor(st, id, from, last);
 }
 
 /**
