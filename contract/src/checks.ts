@@ -67,3 +67,41 @@ export const CheckListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   before: z.coerce.number().int().positive().optional(),
 });
+
+/** The certificate a TLS peer presented, as every TLS-speaking check captures it. */
+export const Certificate = z.object({
+  subject: z.string().nullable(),
+  issuer: z.string().nullable(),
+  /** Subject alternative names, e.g. `DNS:example.com`, `IP Address:10.0.0.1`. */
+  sans: z.array(z.string()),
+  notBefore: z.iso.datetime().nullable(),
+  notAfter: z.iso.datetime().nullable(),
+  /** SHA-256 fingerprint, colon-separated hex. */
+  fingerprint256: z.string().nullable(),
+  /** Whether the chain verified against the trusted roots for the name asked for. */
+  trusted: z.boolean(),
+  /** The verification failure OpenSSL reported, when not trusted. */
+  verifyError: z.string().nullable(),
+});
+export type Certificate = z.infer<typeof Certificate>;
+
+/** One assertion of a check as evaluated: always expected vs actual, so a failure explains itself. */
+export const AssertionResult = z.object({
+  /** The assertion kind, e.g. `status`, `keyword`, `regex`, `json`, `header`, `latency`, `size`. */
+  kind: z.string(),
+  /** What it looked at, in words: `status code`, `$.data.ok`, `header content-type`. */
+  target: z.string(),
+  expected: z.string(),
+  actual: z.string().nullable(),
+  passed: z.boolean(),
+  /** A failed soft assertion degrades the monitor instead of taking it down. */
+  soft: z.boolean(),
+});
+export type AssertionResult = z.infer<typeof AssertionResult>;
+
+/** What the last check saw beyond the result row: kept for the monitor page, not per result. */
+export const CheckDetails = z.object({
+  certificate: Certificate.nullable(),
+  assertions: z.array(AssertionResult),
+});
+export type CheckDetails = z.infer<typeof CheckDetails>;

@@ -1,4 +1,4 @@
-import type { CheckErrorCode, CheckOutcome, Phases } from '@pagewatch/contract';
+import type { CheckDetails, CheckErrorCode, CheckOutcome, Phases } from '@pagewatch/contract';
 
 /** What one check observed; never thrown, always returned. */
 export interface CheckRun {
@@ -12,6 +12,8 @@ export interface CheckRun {
   responseSize: number | null;
   /** Epoch ms of the peer certificate's notAfter, on TLS connections. */
   certExpiresAt: number | null;
+  /** The certificate and assertion results, shown for the monitor's last check. */
+  details?: CheckDetails;
 }
 
 export const noPhases: Phases = { dns: null, connect: null, tls: null, ttfb: null, download: null };
