@@ -28,6 +28,8 @@ export const CheckErrorCode = z.enum([
   'connection_reset',
   'protocol_error',
   'internal_error',
+  /** Pagewatch itself ran out of resources (file descriptors, memory): never the target's fault. */
+  'overloaded',
 ]);
 export type CheckErrorCode = z.infer<typeof CheckErrorCode>;
 

@@ -11,9 +11,14 @@ export interface Transition {
   next: MonitorState;
   /** Set when a confirmed status (up/degraded/down) changed: this fires events. */
   flip: { from: MonitorStatus; to: MonitorStatus } | null;
-  /** Whether the next check should come after the retry interval (failure being confirmed). */
-  retrying: boolean;
+  /**
+   * When the next check should run: after the `interval`, after the `retry` interval (a failure
+   * is being confirmed), or at once to `confirm` a DOWN (the next failure would make it down).
+   */
+  nextCheck: NextCheck;
 }
+
+export type NextCheck = 'interval' | 'retry' | 'confirm';
 
 export const initialState: MonitorState = { status: 'pending', failures: 0 };
 
@@ -23,6 +28,11 @@ const confirmed = new Set<MonitorStatus>(['up', 'degraded', 'down']);
  * SPEC §4: a monitor goes down after `retries + 1` consecutive failures; one
  * delivered check brings it back to up or degraded. Failures not yet confirmed
  * keep the previous status (pending for a new monitor).
+ *
+ * The failure that would confirm a DOWN is always an immediate re-check: retries are
+ * spaced by the retry interval, but the last one runs at once, so a DOWN is never
+ * announced on the strength of a minutes-old failure and a one-off blip (a dropped
+ * packet, a DNS hiccup) clears before anyone is told.
  */
 export function applyOutcome(
   state: MonitorState,
@@ -32,14 +42,22 @@ export function applyOutcome(
   if (outcome !== 'down') return settle(state, { status: outcome, failures: 0 });
   const failures = state.failures + 1;
   if (state.status !== 'down' && failures <= retries) {
-    return { next: { status: state.status, failures }, flip: null, retrying: true };
+    return {
+      next: { status: state.status, failures },
+      flip: null,
+      nextCheck: failures === retries ? 'confirm' : 'retry',
+    };
   }
   return settle(state, { status: 'down', failures });
 }
 
 function settle(prev: MonitorState, next: MonitorState): Transition {
   const flipped = next.status !== prev.status && confirmed.has(next.status);
-  return { next, flip: flipped ? { from: prev.status, to: next.status } : null, retrying: false };
+  return {
+    next,
+    flip: flipped ? { from: prev.status, to: next.status } : null,
+    nextCheck: 'interval',
+  };
 }
 
 /** Status shown to people: paused overrides whatever the checks said. */

@@ -4,6 +4,7 @@ import type { EventHub } from '../lib/event-hub.js';
 import type { Logger } from '../lib/logger.js';
 import type { Metrics } from '../lib/metrics.js';
 import { checkTypes, type EngineOptions } from './checks/registry.js';
+import { StallWatch } from '../lib/stall-watch.js';
 import { ResultWriter } from './result-writer.js';
 import { Scheduler } from './scheduler.js';
 
@@ -39,8 +40,11 @@ export function createEngine(deps: EngineDeps) {
       }
     },
     logger,
+    { onDrop: () => metrics.writesDropped.inc() },
   );
 
+  // Started with the scheduler: a check that timed out while this process stalled isn't counted.
+  const stalls = new StallWatch(deps.clock);
   const scheduler = new Scheduler({
     clock: deps.clock,
     logger,
@@ -53,6 +57,11 @@ export function createEngine(deps: EngineDeps) {
     onStart: (ms) => {
       metrics.lateness.observe(ms / 1000);
       metrics.latenessSummary.observe(ms / 1000);
+    },
+    stalls,
+    onDiscard: (reason, monitorId) => {
+      metrics.discarded.inc({ reason });
+      logger.warn({ monitorId, reason }, 'check result not counted: Pagewatch was overloaded');
     },
   });
 
@@ -74,6 +83,7 @@ export function createEngine(deps: EngineDeps) {
 
   return {
     async start(): Promise<void> {
+      stalls.start();
       const monitors = await repos.monitors.listActive();
       scheduler.load(monitors);
       logger.info({ monitors: monitors.length }, 'scheduler started');
@@ -82,6 +92,7 @@ export function createEngine(deps: EngineDeps) {
     /** Stops scheduling, lets running checks end (they are bounded by their timeout), writes what is left. */
     async stop(): Promise<void> {
       unsubscribe();
+      stalls.stop();
       await scheduler.stop();
       await writer.flush();
     },

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { CheckRun } from '../domain/check-run.js';
-import { applyOutcome } from '../domain/monitor-state.js';
+import { applyOutcome, type NextCheck } from '../domain/monitor-state.js';
+import { overloadVerdict, type OverloadVerdict } from '../domain/overload.js';
 import { pushRecent, type MonitorRecord } from '../domain/monitor.js';
 import { BurstSpreader, firstDue, nextDue } from '../domain/schedule.js';
 import type { ResultWrite } from '../db/repositories/results.js';
@@ -14,6 +15,8 @@ interface Entry {
   /** Bumped on every reschedule; heap items with an older generation are stale. */
   gen: number;
   running: boolean;
+  /** Consecutive results thrown away because Pagewatch, not the target, was overloaded. */
+  discarded: number;
 }
 
 interface Slot {
@@ -30,6 +33,10 @@ export interface SchedulerDeps {
   concurrency: number;
   /** Called with how late each check started, in ms. */
   onStart?: (latenessMs: number) => void;
+  /** How long this process was stalled (event loop blocked, CPU starved) within a span. */
+  stalls?: { stalledWithin(from: number, to: number): number };
+  /** Called when a result is thrown away because Pagewatch itself was overloaded. */
+  onDiscard?: (reason: Exclude<OverloadVerdict, null>, monitorId: number) => void;
 }
 
 /**
@@ -118,7 +125,7 @@ export class Scheduler {
   }
 
   private put(monitor: MonitorRecord, due: number): void {
-    const entry: Entry = { monitor, due, gen: 0, running: false };
+    const entry: Entry = { monitor, due, gen: 0, running: false, discarded: 0 };
     this.entries.set(monitor.id, entry);
     this.heap.push({ id: monitor.id, due, gen: 0 });
   }
@@ -188,6 +195,20 @@ export class Scheduler {
     entry.running = false;
     if (this.abort.signal.aborted) return;
     const current = this.entries.get(monitor.id);
+    const endedAt = this.deps.clock.now();
+    const stalledMs = this.deps.stalls?.stalledWithin(startedAt, endedAt) ?? 0;
+    const verdict = overloadVerdict(run, endedAt - startedAt, stalledMs, entry.discarded);
+    if (verdict !== null) {
+      // Not the target's failure: nothing is recorded and the check runs again soon.
+      entry.discarded += 1;
+      this.deps.onDiscard?.(verdict, monitor.id);
+      if (current === entry && !this.stopped) {
+        this.reschedule(current, endedAt + Math.min(OVERLOAD_RETRY_MS, monitor.interval * 1000));
+        this.arm();
+      }
+      return;
+    }
+    entry.discarded = 0;
     // The monitor was edited while this check ran: its result still counts, against the new definition.
     const latest = current?.monitor ?? monitor;
     const transition = applyOutcome(latest.state, run.outcome, latest.retries);
@@ -211,10 +232,24 @@ export class Scheduler {
       flip: transition.flip,
     });
     if (current === entry && !this.stopped) {
-      const delay =
-        (transition.retrying ? (latest.retryInterval ?? latest.interval) : latest.interval) * 1000;
-      this.reschedule(current, nextDue(due, delay, this.deps.clock.now()));
+      const now = this.deps.clock.now();
+      this.reschedule(
+        current,
+        transition.nextCheck === 'confirm'
+          ? now + CONFIRM_DELAY_MS
+          : nextDue(due, delayFor(transition.nextCheck, latest), now),
+      );
       this.arm();
     }
   }
+}
+
+/** A DOWN is confirmed by a re-check this soon after the failure that would make it down. */
+export const CONFIRM_DELAY_MS = 1000;
+/** A check whose result was thrown away (Pagewatch overloaded) runs again after at most this. */
+const OVERLOAD_RETRY_MS = 5000;
+
+function delayFor(next: Exclude<NextCheck, 'confirm'>, m: MonitorRecord): number {
+  if (next === 'retry') return (m.retryInterval ?? m.interval) * 1000;
+  return m.interval * 1000;
 }

@@ -32,6 +32,17 @@ export function createMetrics() {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  const discarded = new client.Counter({
+    name: 'pagewatch_checks_discarded_total',
+    help: 'Check results not counted because Pagewatch itself was overloaded, by reason',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const writesDropped = new client.Counter({
+    name: 'pagewatch_result_writes_dropped_total',
+    help: 'Check results dropped because the write queue was full (the database is too slow)',
+    registers: [registry],
+  });
   new client.Gauge({
     name: 'pagewatch_monitors_scheduled',
     help: 'Monitors the scheduler is running',
@@ -56,7 +67,7 @@ export function createMetrics() {
       this.set(probes.writeQueue());
     },
   });
-  return { registry, lateness, latenessSummary, checks, probes };
+  return { registry, lateness, latenessSummary, checks, discarded, writesDropped, probes };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -76,12 +76,32 @@ describe('monitor status (SPEC §4)', () => {
     expect(flips).toEqual(['pending->up', 'up->degraded', 'degraded->up']);
   });
 
-  it('asks for the retry interval while a failure is being confirmed', () => {
-    const first = applyOutcome({ status: 'up', failures: 0 }, 'down', 2);
-    expect(first.retrying).toBe(true);
-    const confirmed = applyOutcome({ status: 'up', failures: 2 }, 'down', 2);
-    expect(confirmed.retrying).toBe(false);
-    expect(confirmed.next.status).toBe('down');
+  it('spaces retries by the retry interval while a failure is being confirmed', () => {
+    const first = applyOutcome({ status: 'up', failures: 0 }, 'down', 3);
+    expect(first.nextCheck).toBe('retry');
+    expect(applyOutcome(first.next, 'down', 3).nextCheck).toBe('retry');
+  });
+
+  it('confirms a DOWN with an immediate re-check: the last retry runs at once', () => {
+    // retries 1 (the default): the first failure asks for an immediate re-check…
+    const first = applyOutcome({ status: 'up', failures: 0 }, 'down', 1);
+    expect(first).toMatchObject({ nextCheck: 'confirm', flip: null, next: { status: 'up' } });
+    // …whose failure is the DOWN, and then the monitor is checked on its interval again.
+    const confirmed = applyOutcome(first.next, 'down', 1);
+    expect(confirmed).toMatchObject({ nextCheck: 'interval', next: { status: 'down' } });
+    // With more retries only the last one is immediate.
+    const third = applyOutcome({ status: 'up', failures: 2 }, 'down', 3);
+    expect(third.nextCheck).toBe('confirm');
+  });
+
+  it('a blip that the re-check does not see never makes a DOWN', () => {
+    const { statuses, flips } = replay(['up', 'down', 'up', 'down', 'up'], 1);
+    expect(statuses).toEqual(['up', 'up', 'up', 'up', 'up']);
+    expect(flips).toEqual(['pending->up']);
+  });
+
+  it('a monitor already down is checked on its interval, not re-checked', () => {
+    expect(applyOutcome({ status: 'down', failures: 2 }, 'down', 1).nextCheck).toBe('interval');
   });
 
   it('paused overrides the checked status', () => {

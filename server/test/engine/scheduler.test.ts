@@ -109,18 +109,56 @@ describe('scheduler', () => {
     ]);
   });
 
-  it('confirms a failure at the retry interval, then goes back to the normal interval', async () => {
-    outcomes.set(1, ['up', 'down', 'down', 'down']);
-    scheduler.upsert(record(1, { interval: 60, retries: 1, retryInterval: 10 }));
-    await vi.advanceTimersByTimeAsync(60_000 + 10_000 + 60_000);
-    expect(starts.map((s) => s.at - T0)).toEqual([0, 60_000, 70_000, 130_000]);
-    expect(writes.map((w) => w.status)).toEqual(['up', 'up', 'down', 'down']);
+  it('spaces retries by the retry interval and confirms a DOWN with an immediate re-check', async () => {
+    outcomes.set(1, ['up', 'down', 'down', 'down', 'down']);
+    scheduler.upsert(record(1, { interval: 60, retries: 2, retryInterval: 10 }));
+    await vi.advanceTimersByTimeAsync(60_000 + 10_000 + 1_000 + 60_000);
+    // up; first failure; a retry 10 s later; the confirming re-check 1 s after that; interval.
+    expect(starts.map((s) => s.at - T0)).toEqual([0, 60_000, 70_000, 71_000, 131_000]);
+    expect(writes.map((w) => w.status)).toEqual(['up', 'up', 'up', 'down', 'down']);
     expect(writes.map((w) => w.flip && `${w.flip.from}->${w.flip.to}`)).toEqual([
       'pending->up',
+      null,
       null,
       'up->down',
       null,
     ]);
+  });
+
+  it('a failure the immediate re-check does not see never becomes a DOWN', async () => {
+    outcomes.set(1, ['up', 'down', 'up', 'up']);
+    scheduler.upsert(record(1, { interval: 60, retries: 1 }));
+    await vi.advanceTimersByTimeAsync(60_000 + 1_000 + 60_000);
+    // The interval counts from the re-check.
+    expect(starts.map((s) => s.at - T0)).toEqual([0, 60_000, 61_000, 121_000]);
+    expect(writes.map((w) => w.status)).toEqual(['up', 'up', 'up', 'up']);
+  });
+
+  it('does not count a timeout that happened while Pagewatch itself was stalled', async () => {
+    const discarded: string[] = [];
+    await scheduler.stop();
+    scheduler = new Scheduler({
+      clock: systemClock,
+      logger: pino({ level: 'silent' }),
+      concurrency: 10,
+      run: async (): Promise<CheckRun> => {
+        starts.push({ id: 1, at: Date.now() });
+        await new Promise((r) => setTimeout(r, 5000));
+        return downRun({ errorCode: 'timeout', errorMessage: 'No answer within 5 s' });
+      },
+      record: (w) => writes.push(w),
+      // The whole of every check overlapped a stall of the process.
+      stalls: { stalledWithin: (from, to) => to - from },
+      onDiscard: (reason) => discarded.push(reason),
+    });
+    scheduler.upsert(record(1, { interval: 60, retries: 0 }));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(writes).toHaveLength(0);
+    expect(discarded).toEqual(['stalled']);
+    // It runs again within seconds; after three thrown away in a row the failure counts.
+    await vi.advanceTimersByTimeAsync(3 * 10_000);
+    expect(discarded).toEqual(['stalled', 'stalled', 'stalled']);
+    expect(writes.map((w) => w.run.errorCode)).toEqual(['timeout']);
   });
 
   it('keeps the last 30 checks for the sparkline', async () => {

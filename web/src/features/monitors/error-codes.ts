@@ -25,6 +25,7 @@ export const checkErrorLabel: Record<CheckErrorCode, string> = {
   connection_reset: 'Connection reset',
   protocol_error: 'Protocol error',
   internal_error: 'Internal checker error',
+  overloaded: 'Pagewatch overloaded',
 };
 
 export function errorLabel(code: string | null): string | null {

@@ -27,6 +27,8 @@ const DNS_CODES = new Set([
   'ESERVFAIL',
 ]);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+/** This machine ran out of something; the target was never reached. */
+const LOCAL_EXHAUSTION_CODES = new Set(['EMFILE', 'ENFILE', 'ENOBUFS', 'ENOMEM']);
 const UNREACHABLE_CODES = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
 
 /** OpenSSL verification results meaning "no trusted chain to this certificate". */
@@ -121,6 +123,12 @@ export function classifyError(err: unknown, phase: Phase, at: Endpoint): CheckFa
     return new CheckFailure(
       'connection_reset',
       `The server closed the connection ${when} (${code})`,
+    );
+  }
+  if (LOCAL_EXHAUSTION_CODES.has(code)) {
+    return new CheckFailure(
+      'overloaded',
+      `Pagewatch could not run this check: it is out of local resources (${code})`,
     );
   }
   if (code.startsWith('HPE_') || code.startsWith('Z_') || code === 'ERR_INVALID_HTTP_RESPONSE') {
