@@ -7,7 +7,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const benches = ['cold-start', 'dashboard', 'scheduler-1k-10s', 'auth', 'history'];
+const benches = [
+  'cold-start',
+  'dashboard',
+  'scheduler-1k-10s',
+  'scheduler-2k-10s',
+  'scheduler-10k-60s',
+  'auth',
+  'history',
+];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = asked.filter((name) => !benches.includes(name));

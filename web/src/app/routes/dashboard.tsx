@@ -1,4 +1,4 @@
-import type { MonitorStatus } from '@pagewatch/contract';
+import type { MonitorStatus, MonitorType } from '@pagewatch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
@@ -12,8 +12,10 @@ import { DashboardToolbar } from '../../features/monitors/components/DashboardTo
 import { MonitorTable } from '../../features/monitors/components/MonitorTable';
 import { StatusChips } from '../../features/monitors/components/StatusChips';
 import { statusMeta } from '../../features/monitors/components/status';
+import { kindDisplays } from '../../features/monitors/kinds/display';
 import {
   allTags,
+  allTypes,
   applyStatusAndSort,
   countByStatus,
   filterByTagAndQuery,
@@ -23,6 +25,7 @@ import {
 import { plural } from '../../lib/format';
 
 const isStatus = (v: string | null): v is MonitorStatus => v !== null && v in statusMeta;
+const isType = (v: string | null): v is MonitorType => v !== null && v in kindDisplays;
 const isSort = (v: string | null): v is SortKey => sortOptions.some((o) => o.value === v);
 
 /** Filters live in the URL so a filtered view can be bookmarked and shared. */
@@ -30,14 +33,16 @@ function useFilterParams() {
   const [params, setParams] = useSearchParams();
   const statusParam = params.get('status');
   const sortParam = params.get('sort');
+  const typeParam = params.get('type');
   const filter = {
     status: isStatus(statusParam) ? statusParam : null,
     tag: params.get('tag'),
+    type: isType(typeParam) ? typeParam : null,
     query: params.get('q') ?? '',
     sort: isSort(sortParam) ? sortParam : ('status' as SortKey),
   };
   const set = useCallback(
-    (key: 'status' | 'tag' | 'q' | 'sort', value: string | null) =>
+    (key: 'status' | 'tag' | 'type' | 'q' | 'sort', value: string | null) =>
       setParams(
         (prev) => {
           const next = new URLSearchParams(prev);
@@ -62,8 +67,8 @@ function Dashboard() {
   const items = data?.items;
 
   const matching = useMemo(
-    () => (items ? filterByTagAndQuery(items, { tag: filter.tag, query }) : []),
-    [items, filter.tag, query],
+    () => (items ? filterByTagAndQuery(items, { tag: filter.tag, type: filter.type, query }) : []),
+    [items, filter.tag, filter.type, query],
   );
   const counts = useMemo(() => countByStatus(matching), [matching]);
   const shown = useMemo(
@@ -71,9 +76,11 @@ function Dashboard() {
     [matching, filter.status, filter.sort],
   );
   const tags = useMemo(() => (items ? allTags(items) : []), [items]);
+  const types = useMemo(() => (items ? allTypes(items) : []), [items]);
   const total = items?.length ?? 0;
   const down = items ? countByStatus(items).down : 0;
-  const filtered = filter.status !== null || filter.tag !== null || query.trim() !== '';
+  const filtered =
+    filter.status !== null || filter.tag !== null || filter.type !== null || query.trim() !== '';
 
   return (
     <>
@@ -137,6 +144,9 @@ function Dashboard() {
           <DashboardToolbar
             query={filter.query}
             tag={filter.tag}
+            type={filter.type}
+            types={types}
+            onType={(t) => set('type', t)}
             sort={filter.sort}
             tags={tags}
             onQuery={(q) => set('q', q)}
@@ -149,7 +159,7 @@ function Dashboard() {
           {shown.length > 0 ? (
             <MonitorTable
               monitors={shown}
-              resetKey={`${filter.status}|${filter.tag}|${query}|${filter.sort}`}
+              resetKey={`${filter.status}|${filter.tag}|${filter.type}|${query}|${filter.sort}`}
             />
           ) : (
             <EmptyState
@@ -157,7 +167,7 @@ function Dashboard() {
               title="No monitors match"
               action={<Button onClick={clear}>Clear filters</Button>}
             >
-              Nothing matches these filters. Try another status, tag or search.
+              Nothing matches these filters. Try another status, tag, type or search.
             </EmptyState>
           )}
         </section>

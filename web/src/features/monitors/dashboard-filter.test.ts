@@ -2,6 +2,7 @@ import type { MonitorSummary } from '@pagewatch/contract';
 import { describe, expect, it } from 'vitest';
 import {
   allTags,
+  allTypes,
   applyStatusAndSort,
   countByStatus,
   filterByTagAndQuery,
@@ -39,6 +40,18 @@ const items = [
 ];
 
 describe('dashboard filtering', () => {
+  it('filters by monitor type together with tag and text, and lists the types present', () => {
+    const mixed = [
+      ...items,
+      monitor({ name: 'Database', type: 'tcp', target: 'db.example.com:5432', tags: ['prod'] }),
+    ];
+    expect(filterByTagAndQuery(mixed, { tag: null, type: 'tcp', query: '' })).toHaveLength(1);
+    expect(filterByTagAndQuery(mixed, { tag: 'prod', type: 'http', query: '' })).toHaveLength(2);
+    expect(filterByTagAndQuery(mixed, { tag: 'prod', type: 'tcp', query: 'shop' })).toHaveLength(0);
+    expect(allTypes(mixed)).toEqual(['http', 'tcp']);
+    expect(allTypes(items)).toEqual(['http']);
+  });
+
   it('matches text in the name, the target or a tag, case-insensitively', () => {
     expect(filterByTagAndQuery(items, { tag: null, query: 'SHOP' }).map((m) => m.name)).toEqual([
       'Shop 10',

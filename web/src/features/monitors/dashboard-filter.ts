@@ -1,4 +1,4 @@
-import type { MonitorStatus, MonitorSummary } from '@pagewatch/contract';
+import type { MonitorStatus, MonitorSummary, MonitorType } from '@pagewatch/contract';
 import { statusMeta } from './components/status';
 
 export const sortOptions = [
@@ -13,6 +13,7 @@ export type SortKey = (typeof sortOptions)[number]['value'];
 export interface DashboardFilter {
   status: MonitorStatus | null;
   tag: string | null;
+  type: MonitorType | null;
   query: string;
   sort: SortKey;
 }
@@ -47,14 +48,18 @@ const comparators: Record<SortKey, (a: MonitorSummary, b: MonitorSummary) => num
     ) || byName(a, b),
 };
 
-/** Monitors matching tag and text, before the status filter: the chips count these. */
+/** Monitors matching tag, type and text, before the status filter: the chips count these. */
 export function filterByTagAndQuery(
   items: readonly MonitorSummary[],
-  filter: Pick<DashboardFilter, 'tag' | 'query'>,
+  filter: Pick<DashboardFilter, 'tag' | 'query'> & { type?: MonitorType | null },
 ): MonitorSummary[] {
   const needle = filter.query.trim().toLowerCase();
+  const type = filter.type ?? null;
   return items.filter(
-    (m) => (filter.tag === null || m.tags.includes(filter.tag)) && matchesQuery(m, needle),
+    (m) =>
+      (filter.tag === null || m.tags.includes(filter.tag)) &&
+      (type === null || m.type === type) &&
+      matchesQuery(m, needle),
   );
 }
 
@@ -84,4 +89,11 @@ export function allTags(items: readonly MonitorSummary[]): string[] {
   const tags = new Set<string>();
   for (const m of items) for (const t of m.tags) tags.add(t);
   return [...tags].sort(collator.compare);
+}
+
+/** The monitor types present, in a stable order, for the type filter. */
+export function allTypes(items: readonly MonitorSummary[]): MonitorType[] {
+  const types = new Set<MonitorType>();
+  for (const m of items) types.add(m.type);
+  return [...types].sort();
 }

@@ -1,23 +1,31 @@
+import type { MonitorType } from '@pagewatch/contract';
 import { Icon } from '../../../components/ui/Icon';
+import { kindDisplays } from '../kinds/display';
 import { sortOptions, type SortKey } from '../dashboard-filter';
 
 interface DashboardToolbarProps {
   query: string;
   tag: string | null;
+  type: MonitorType | null;
   sort: SortKey;
   tags: readonly string[];
+  types: readonly MonitorType[];
   onQuery: (query: string) => void;
   onTag: (tag: string | null) => void;
+  onType: (type: MonitorType | null) => void;
   onSort: (sort: SortKey) => void;
 }
 
 export function DashboardToolbar({
   query,
   tag,
+  type,
   sort,
   tags,
+  types,
   onQuery,
   onTag,
+  onType,
   onSort,
 }: DashboardToolbarProps) {
   return (
@@ -53,6 +61,26 @@ export function DashboardToolbar({
               </option>
             ))}
             {tag !== null && !tags.includes(tag) && <option value={tag}>{tag}</option>}
+          </select>
+        </label>
+        <label className="select-label">
+          <span>Type</span>
+          <select
+            className="input select"
+            value={type ?? ''}
+            onChange={(event) =>
+              onType(event.target.value === '' ? null : (event.target.value as MonitorType))
+            }
+          >
+            <option value="">All types</option>
+            {types.map((t) => (
+              <option key={t} value={t}>
+                {kindDisplays[t].label}
+              </option>
+            ))}
+            {type !== null && !types.includes(type) && (
+              <option value={type}>{kindDisplays[type].label}</option>
+            )}
           </select>
         </label>
         <label className="select-label">

@@ -16,10 +16,29 @@ function latencyText(m: MonitorSummary): string {
 }
 
 /** One dashboard row; memoised so a live update re-renders only the monitor that changed. */
-export const MonitorRow = memo(function MonitorRow({ monitor: m }: { monitor: MonitorSummary }) {
+export const MonitorRow = memo(function MonitorRow({
+  monitor: m,
+  index,
+  measure,
+}: {
+  monitor: MonitorSummary;
+  /** Position in the whole filtered list: rows are virtualised, so it says where this one is. */
+  index: number;
+  /** Reports the row's rendered height to the virtualiser (cards on phones vary). */
+  measure?: (row: HTMLTableRowElement | null) => void;
+}) {
   const failing = m.lastCheck?.outcome === 'down' ? m.lastCheck : null;
   return (
-    <tr className="mrow" data-testid="monitor-row" data-status={m.status} data-monitor-id={m.id}>
+    <tr
+      ref={measure}
+      className="mrow"
+      data-testid="monitor-row"
+      data-status={m.status}
+      data-monitor-id={m.id}
+      data-index={index}
+      // Header row is 1; rows count from 2 (ARIA rowindex is 1-based and includes it).
+      aria-rowindex={index + 2}
+    >
       <td className="mrow__status">
         <StatusBadge status={m.status} />
       </td>

@@ -1,9 +1,19 @@
 import type { MonitorSummary } from '@pagewatch/contract';
-import { Button } from '../../../components/ui/Button';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { formatCount } from '../../../lib/format';
 import { MonitorRow } from './MonitorRow';
-import { useIncremental } from './useIncremental';
 
+/** Row height before it is measured: a desktop row; phone cards measure themselves. */
+const ESTIMATED_ROW_PX = 57;
+/** Rows rendered beyond the viewport on each side, so fast scrolling shows no gaps. */
+const OVERSCAN = 12;
+
+/**
+ * The dashboard's monitors as a table whose rows are virtualised against the window's scroll:
+ * 10,000 monitors cost the DOM of the fifty or so on screen, and live updates re-render only
+ * those. Spacer rows above and below keep the table's layout and the page's scroll height.
+ */
 export function MonitorTable({
   monitors,
   resetKey,
@@ -11,15 +21,33 @@ export function MonitorTable({
   monitors: readonly MonitorSummary[];
   resetKey: string;
 }) {
-  const { shown, more, sentinel, showMore } = useIncremental(monitors.length, resetKey);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  // Where the list starts on the page; read after layout and again when the filters change.
+  useLayoutEffect(() => {
+    const el = body.current;
+    if (el) setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
+  }, [resetKey]);
+
+  const virtualizer = useWindowVirtualizer({
+    count: monitors.length,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: OVERSCAN,
+    scrollMargin,
+    getItemKey: (i) => monitors[i]!.id,
+  });
+  const rows = virtualizer.getVirtualItems();
+  const before = rows.length > 0 ? rows[0]!.start - scrollMargin : 0;
+  const after = rows.length > 0 ? virtualizer.getTotalSize() - rows[rows.length - 1]!.end : 0;
+
   return (
     <div className="mtable-wrap">
-      <table className="mtable" data-testid="monitor-table">
+      <table className="mtable" data-testid="monitor-table" aria-rowcount={monitors.length + 1}>
         <caption className="visually-hidden">
           Monitors, {formatCount(monitors.length)} shown. Select a name to open the monitor.
         </caption>
         <thead>
-          <tr>
+          <tr aria-rowindex={1}>
             <th scope="col" className="mtable__status">
               Status
             </th>
@@ -38,19 +66,27 @@ export function MonitorTable({
             </th>
           </tr>
         </thead>
-        <tbody>
-          {monitors.slice(0, shown).map((m) => (
-            <MonitorRow key={m.id} monitor={m} />
+        <tbody ref={body}>
+          {before > 0 && <Spacer height={before} />}
+          {rows.map((row) => (
+            <MonitorRow
+              key={row.key}
+              monitor={monitors[row.index]!}
+              index={row.index}
+              measure={virtualizer.measureElement}
+            />
           ))}
+          {after > 0 && <Spacer height={after} />}
         </tbody>
       </table>
-      {more && (
-        <div ref={sentinel} className="mtable__more">
-          <Button size="sm" onClick={showMore}>
-            Show more ({formatCount(monitors.length - shown)} left)
-          </Button>
-        </div>
-      )}
     </div>
+  );
+}
+
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr className="mtable__spacer" aria-hidden="true" style={{ height }}>
+      <td colSpan={6} />
+    </tr>
   );
 }
