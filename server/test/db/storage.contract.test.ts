@@ -124,6 +124,32 @@ describe.each(engines)('storage on %s', (engine) => {
     expect((await repos.results.page(a.id, 10)).items).toEqual([]);
   });
 
+  it('deletes a long history in batches, leaving no result or rollup of the monitor behind', async () => {
+    const gone = await repos.monitors.insert(monitorInput(), T0);
+    const kept = await repos.monitors.insert(monitorInput(), T0);
+    // 40 checks an hour apart: 40 results, 40 minute rollups, 40 hour rollups, 2 days.
+    const hours = Array.from({ length: 40 }, (_, i) => T0 + i * 3_600_000);
+    await repos.results.writeBatch(hours.map((at) => write(gone.id, at)));
+    await repos.results.writeBatch([write(kept.id, T0)]);
+    const count = async (table: 'check_results' | 'rollup_minute' | 'rollup_hour', id: number) =>
+      Number(
+        (
+          await database.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('monitor_id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count('rollup_hour', gone.id)).toBe(40);
+    // Batches of 7: several rounds per table, the last one partial.
+    expect(await repos.monitors.remove(gone.id, 7)).toBe(true);
+    for (const table of ['check_results', 'rollup_minute', 'rollup_hour'] as const) {
+      expect(await count(table, gone.id)).toBe(0);
+      expect(await count(table, kept.id)).toBe(1);
+    }
+  });
+
   it('writes a result with the state it led to, and a flip row in the same batch', async () => {
     const m = await repos.monitors.insert(monitorInput(), T0);
     const [inserted] = await repos.results.writeBatch([

@@ -1,10 +1,14 @@
 import type { MonitorInput, MonitorStatus } from '@pagewatch/contract';
 import type { Kysely, Selectable } from 'kysely';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { MonitorRecord, MonitorSettings, RecentEntry } from '../../domain/monitor.js';
 import { splitInput } from '../../domain/monitor.js';
 import { HOUR_MS, hourBucket } from '../../domain/windows.js';
 import { decodeOutcome, toMs } from '../codecs.js';
 import type { DB, MonitorsTable } from '../schema.js';
+
+/** Rows deleted per statement when a monitor's history goes. */
+const DELETE_BATCH = 5000;
 
 const columns = [
   'id',
@@ -132,7 +136,43 @@ export function monitorsRepository(db: Kysely<DB>) {
       return row ? toRecord(row) : null;
     },
 
-    async remove(id: number): Promise<boolean> {
+    /**
+     * Deletes a monitor and its history. A year of 60 s checks is half a million rows: removed
+     * in small batches first, yielding between them, so neither SQLite's single writer nor the
+     * event loop is held for seconds; the cascade then only mops up what arrived meanwhile.
+     */
+    async remove(id: number, batch = DELETE_BATCH): Promise<boolean> {
+      for (;;) {
+        const res = await db
+          .deleteFrom('check_results')
+          .where(
+            'id',
+            'in',
+            db.selectFrom('check_results').select('id').where('monitor_id', '=', id).limit(batch),
+          )
+          .executeTakeFirst();
+        if (Number(res.numDeletedRows) < batch) break;
+        await yieldToLoop();
+      }
+      for (const table of ['rollup_minute', 'rollup_hour'] as const) {
+        for (;;) {
+          const first = await db
+            .selectFrom(table)
+            .select('bucket')
+            .where('monitor_id', '=', id)
+            .orderBy('bucket')
+            .offset(batch - 1)
+            .limit(1)
+            .executeTakeFirst();
+          if (!first) break;
+          await db
+            .deleteFrom(table)
+            .where('monitor_id', '=', id)
+            .where('bucket', '<=', first.bucket)
+            .execute();
+          await yieldToLoop();
+        }
+      }
       const res = await db.deleteFrom('monitors').where('id', '=', id).executeTakeFirst();
       return Number(res.numDeletedRows) > 0;
     },
