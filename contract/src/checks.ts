@@ -7,12 +7,18 @@ export type CheckOutcome = z.infer<typeof CheckOutcome>;
 export const CheckErrorCode = z.enum([
   'dns_not_found',
   'dns_timeout',
+  /** The resolver answered SERVFAIL or REFUSED, or could not be reached. */
+  'dns_server_failure',
+  /** The answers did not include the expected values. */
+  'dns_unexpected_answer',
   'connect_refused',
   'connect_timeout',
   'tls_handshake_failed',
   'tls_cert_expired',
   'tls_cert_untrusted',
   'tls_hostname_mismatch',
+  /** The certificate is valid but expires within the monitor's warning days (degraded). */
+  'tls_cert_expiring',
   'timeout',
   'http_status',
   'keyword_missing',

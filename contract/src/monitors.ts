@@ -14,6 +14,10 @@ export const limits = {
   nameMax: 100,
   tcpSendMax: 4096,
   tcpExpectMax: 1000,
+  dnsExpectedMax: 20,
+  dnsValueMax: 1000,
+  tlsWarnDaysMin: 1,
+  tlsWarnDaysMax: 365,
 } as const;
 
 export const defaults = {
@@ -22,9 +26,12 @@ export const defaults = {
   retries: 1,
   maxRedirects: 10,
   acceptedStatusCodes: ['200-299'],
+  tlsPort: 443,
+  /** SPEC §9: the first of the 14, 7 and 1 day expiry warnings. */
+  tlsWarnDays: 14,
 } as const;
 
-export const MonitorType = z.enum(['http', 'tcp']);
+export const MonitorType = z.enum(['http', 'tcp', 'dns', 'tls']);
 export type MonitorType = z.infer<typeof MonitorType>;
 
 export const MonitorStatus = z.enum(['pending', 'up', 'degraded', 'down', 'paused', 'maintenance']);
@@ -212,10 +219,144 @@ export const TcpMonitorInput = z
   })
   .superRefine(timeoutBelowInterval);
 
+/** A host name only (no IP address): what DNS resolves, or the name a TLS peer must prove. */
+export const HostName = z
+  .string()
+  .trim()
+  .min(1, 'Enter a host name')
+  .refine(
+    (v) => HOSTNAME.test(v) && !/^[0-9.]+$/.test(v),
+    'Enter a host name without scheme or port, e.g. example.com',
+  );
+
+/** SPEC §5: the record types a DNS monitor can ask for. */
+export const DnsRecordType = z.enum(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SOA', 'CAA']);
+export type DnsRecordType = z.infer<typeof DnsRecordType>;
+
+/** Whether at least one or every expected value must be among the answers. */
+export const DnsMatch = z.enum(['any', 'all']);
+export type DnsMatch = z.infer<typeof DnsMatch>;
+
+function isResolverAddress(value: string): boolean {
+  if (IPV4.safeParse(value).success || IPV6.safeParse(value).success) return true;
+  const withPort = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(value);
+  if (withPort === null) return false;
+  const [, v6, v4, port] = withPort;
+  const portOk = Number(port) >= 1 && Number(port) <= 65_535;
+  return portOk && (v6 !== undefined ? IPV6 : IPV4).safeParse(v6 ?? v4).success;
+}
+
+/** A DNS server to ask: `ip`, `ip:port` or `[v6]:port`; empty means the system's resolvers. */
+export const ResolverAddress = z
+  .string()
+  .trim()
+  .refine(
+    (v) => v === '' || isResolverAddress(v),
+    'Enter an IP address, optionally with a port: 10.0.0.53, 10.0.0.53:5353 or [fd00::53]:53',
+  );
+
+const MX_VALUE = /^\d{1,5}\s+\S+$/;
+const CAA_VALUE = /^\d{1,3}\s+[A-Za-z0-9]+\s+\S.*$/;
+
+/** Per record type, what an expected value must look like (see the formats on DnsMonitorInput). */
+const expectedFormat: Partial<Record<DnsRecordType, { ok(v: string): boolean; message: string }>> =
+  {
+    A: {
+      ok: (v) => IPV4.safeParse(v).success,
+      message: 'A records are IPv4 addresses, e.g. 10.0.0.5',
+    },
+    AAAA: {
+      ok: (v) => IPV6.safeParse(v).success,
+      message: 'AAAA records are IPv6 addresses, e.g. 2001:db8::1',
+    },
+    CNAME: { ok: (v) => HOSTNAME.test(v), message: 'Enter a host name, e.g. target.example.com' },
+    NS: { ok: (v) => HOSTNAME.test(v), message: 'Enter a host name, e.g. ns1.example.com' },
+    MX: {
+      ok: (v) => MX_VALUE.test(v),
+      message: 'Write priority then host, e.g. 10 mail.example.com',
+    },
+    SOA: {
+      ok: (v) => /^\S+\s+\d{1,10}$/.test(v),
+      message: 'Write the primary name server then the serial, e.g. ns1.example.com 2026010101',
+    },
+    CAA: {
+      ok: (v) => CAA_VALUE.test(v),
+      message: 'Write flags, tag and value, e.g. 0 issue "letsencrypt.org"',
+    },
+  };
+
+/**
+ * A DNS check: ask `resolver` (or the system's) for `recordType` records of `host` and compare
+ * the answers with `expected`. Values are compared normalised: names without case or trailing
+ * dot, IPv6 in its shortest form, MX as `priority exchange`, TXT with its chunks joined, SOA as
+ * `primary serial`, CAA as `flags tag "value"`. No expected values: any answer is up.
+ */
+export const DnsMonitorInput = z
+  .strictObject({
+    type: z.literal('dns'),
+    ...common,
+    host: HostName,
+    recordType: DnsRecordType.default('A'),
+    resolver: ResolverAddress.default(''),
+    expected: z
+      .array(
+        z
+          .string()
+          .trim()
+          .min(1, 'Expected values cannot be empty')
+          .max(limits.dnsValueMax, 'Expected values are limited to 1,000 characters'),
+      )
+      .max(limits.dnsExpectedMax, 'At most 20 expected values')
+      .default([]),
+    match: DnsMatch.default('any'),
+  })
+  .superRefine(timeoutBelowInterval)
+  .superRefine((m, ctx) => {
+    const format = expectedFormat[m.recordType];
+    if (format === undefined) return;
+    m.expected.forEach((value, i) => {
+      if (!format.ok(value)) {
+        ctx.addIssue({ code: 'custom', path: ['expected', i], message: format.message });
+      }
+    });
+  });
+
+/**
+ * A TLS check: handshake with host:port and judge the certificate — expiry (down when expired,
+ * degraded within `warnDays`), the name (`servername`, else the host) and, unless `ignoreTrust`,
+ * the chain.
+ */
+export const TlsMonitorInput = z
+  .strictObject({
+    type: z.literal('tls'),
+    ...common,
+    host: Host,
+    port: Port.default(defaults.tlsPort),
+    /** The SNI name and the name the certificate must be valid for; empty: the host (if a name). */
+    servername: z
+      .string()
+      .trim()
+      .refine(
+        (v) => v === '' || HostName.safeParse(v).success,
+        'Enter a host name, e.g. www.example.com, or leave empty to use the host',
+      )
+      .default(''),
+    warnDays: z
+      .number({ error: 'Enter a number of days' })
+      .int('Whole days only')
+      .min(limits.tlsWarnDaysMin, 'Warn at least 1 day ahead')
+      .max(limits.tlsWarnDaysMax, 'Warn at most 365 days ahead')
+      .default(defaults.tlsWarnDays),
+    ignoreTrust: z.boolean().default(false),
+  })
+  .superRefine(timeoutBelowInterval);
+
 /** What a client sends to create or replace a monitor. */
-export const MonitorInput = z.discriminatedUnion('type', [HttpMonitorInput, TcpMonitorInput], {
-  error: 'Choose a monitor type',
-});
+export const MonitorInput = z.discriminatedUnion(
+  'type',
+  [HttpMonitorInput, TcpMonitorInput, DnsMonitorInput, TlsMonitorInput],
+  { error: 'Choose a monitor type' },
+);
 export type MonitorInput = z.infer<typeof MonitorInput>;
 /** The form's shape before defaults are applied. */
 export type MonitorDraft = z.input<typeof MonitorInput>;
@@ -288,8 +429,35 @@ export const TcpMonitor = z.object({
 });
 export type TcpMonitor = z.infer<typeof TcpMonitor>;
 
+export const DnsMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('dns'),
+  host: z.string(),
+  recordType: DnsRecordType,
+  resolver: z.string(),
+  expected: z.array(z.string()),
+  match: DnsMatch,
+});
+export type DnsMonitor = z.infer<typeof DnsMonitor>;
+
+export const TlsMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('tls'),
+  host: z.string(),
+  port: z.number().int(),
+  servername: z.string(),
+  warnDays: z.number().int(),
+  ignoreTrust: z.boolean(),
+});
+export type TlsMonitor = z.infer<typeof TlsMonitor>;
+
 /** The full monitor: common fields and state plus its type's settings. */
-export const Monitor = z.discriminatedUnion('type', [HttpMonitor, TcpMonitor]);
+export const Monitor = z.discriminatedUnion('type', [
+  HttpMonitor,
+  TcpMonitor,
+  DnsMonitor,
+  TlsMonitor,
+]);
 export type Monitor = z.infer<typeof Monitor>;
 
 /** One dashboard row. */

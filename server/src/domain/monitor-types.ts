@@ -14,6 +14,8 @@ const hostPort = (host: string, port: number): string =>
 const traits: { [T in MonitorType]: TypeTraits<T> } = {
   http: { target: (s) => s.url },
   tcp: { target: (s) => hostPort(s.host, s.port) },
+  dns: { target: (s) => `${s.recordType} ${s.host}${s.resolver === '' ? '' : ` @ ${s.resolver}`}` },
+  tls: { target: (s) => hostPort(s.host, s.port) },
 };
 
 export const monitorTarget = (m: MonitorRecord): string =>

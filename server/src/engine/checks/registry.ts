@@ -3,6 +3,9 @@ import { settingsOf, type MonitorRecord } from '../../domain/monitor.js';
 import type { CheckContext, CheckRun } from './types.js';
 import { runHttpCheck } from './http/index.js';
 import { runTcpCheck } from './tcp/index.js';
+import { runDnsCheck } from './dns/index.js';
+import { runTlsCheck } from './tls/index.js';
+import { secureContextFor } from './socket.js';
 
 export interface EngineOptions {
   /** Extra trusted CA certificates (PEM) for targets behind a private CA. */
@@ -34,6 +37,29 @@ export const checkTypes: Record<MonitorType, CheckType> = {
           ...settingsOf(m, 'tcp'),
           timeoutMs: m.timeout * 1000,
           degradedThresholdMs: m.degradedThresholdMs,
+        },
+        ctx,
+      ),
+  },
+  dns: {
+    run: (m, ctx) =>
+      runDnsCheck(
+        {
+          ...settingsOf(m, 'dns'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+        },
+        ctx,
+      ),
+  },
+  tls: {
+    run: (m, ctx, options) =>
+      runTlsCheck(
+        {
+          ...settingsOf(m, 'tls'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+          secureContext: secureContextFor(options.extraCa),
         },
         ctx,
       ),

@@ -3,7 +3,7 @@
  * phase timing, error mapping) shared by the other socket checks, so each times and fails alike.
  */
 export { degradedMessage } from './http/assess.js';
-export { openConnection, type LookupFn } from './http/connect.js';
-export { CheckFailure, classifyError } from './http/errors.js';
-export { RunState } from './http/run.js';
+export { openConnection, secureContextFor, type LookupFn } from './http/connect.js';
+export { CheckFailure, classifyError, tlsVerifyFailure } from './http/errors.js';
+export { RunState, waitFor } from './http/run.js';
 export { roundMs } from './http/timing.js';
