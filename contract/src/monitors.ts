@@ -315,7 +315,8 @@ export const DnsMonitorInput = z
     const format = expectedFormat[m.recordType];
     if (format === undefined) return;
     m.expected.forEach((value, i) => {
-      if (!format.ok(value)) {
+      // Empty values already have their own message.
+      if (value !== '' && !format.ok(value)) {
         ctx.addIssue({ code: 'custom', path: ['expected', i], message: format.message });
       }
     });
