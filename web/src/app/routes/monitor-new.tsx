@@ -19,8 +19,8 @@ function NewMonitorForm() {
       </Link>
       <h1 className="page-title">New monitor</h1>
       <p className="page-sub">
-        Pagewatch checks the target on a schedule and records each phase: an HTTP request, or a TCP
-        connection with an optional exchange.
+        Pagewatch checks the target on a schedule and records each phase: an HTTP request, a TCP
+        connection with an optional exchange, a DNS lookup or a TLS certificate.
       </p>
       <MonitorForm
         mode="create"

@@ -36,9 +36,10 @@ export async function runDnsCheck(spec: DnsCheckSpec, ctx: CheckContext): Promis
   const resolver = new dns.promises.Resolver({ timeout: spec.timeoutMs, tries: 1 });
   const question = `${spec.recordType} ${spec.host}`;
   const start = performance.now();
-  let stopped: CheckFailure | null = null;
+  // Set by the deadline or the caller; a held object so the closures' writes are seen below.
+  const halt: { reason: CheckFailure | null } = { reason: null };
   const stop = (failure: CheckFailure): void => {
-    stopped ??= failure;
+    halt.reason ??= failure;
     resolver.cancel();
   };
   const timer = setTimeout(
@@ -53,10 +54,10 @@ export async function runDnsCheck(spec: DnsCheckSpec, ctx: CheckContext): Promis
   try {
     if (spec.resolver !== '') resolver.setServers([spec.resolver]);
     const answers = await queryRecords(resolver, spec.recordType, spec.host);
-    if (stopped !== null) throw stopped;
+    if (halt.reason !== null) throw halt.reason;
     return judge(spec, question, answers, roundMs(performance.now() - start));
   } catch (err) {
-    const failure = stopped ?? classifyDnsError(err, spec, question);
+    const failure = halt.reason ?? classifyDnsError(err, spec, question);
     return {
       outcome: 'down',
       latencyMs: null,

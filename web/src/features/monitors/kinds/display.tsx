@@ -26,6 +26,9 @@ function keywordText(k: NonNullable<Of<'http'>['keyword']>): string {
 const hostPort = (host: string, port: number): string =>
   `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+const dnsQuestion = (m: Of<'dns'>): string =>
+  `${m.recordType} ${m.host}${m.resolver === '' ? '' : ` @ ${m.resolver}`}`;
+
 const bytes = (text: string): string => plural(new TextEncoder().encode(text).length, 'byte');
 
 /** One entry per monitor type. */
@@ -83,6 +86,61 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
         m.expect ? <code className="settings__code">{m.expect}</code> : 'A connection is enough',
       ],
     ],
+  },
+  dns: {
+    label: 'DNS',
+    target: dnsQuestion,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">DNS</span>
+        <span className="mhead__href">{dnsQuestion(m)}</span>
+      </span>
+    ),
+    settings: (m) => [
+      ['Record', m.recordType],
+      ['DNS server', m.resolver === '' ? 'System resolvers' : m.resolver],
+      [
+        'Expects',
+        m.expected.length === 0 ? (
+          'Any answer'
+        ) : (
+          <>
+            {m.expected.length > 1 && (m.match === 'all' ? 'All of ' : 'Any of ')}
+            {m.expected.map((value, i) => (
+              <span key={i}>
+                {i > 0 && ', '}
+                <code className="settings__code">{value}</code>
+              </span>
+            ))}
+          </>
+        ),
+      ],
+    ],
+  },
+  tls: {
+    label: 'TLS',
+    target: (m) => hostPort(m.host, m.port),
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">TLS</span>
+        <span className="mhead__href">{hostPort(m.host, m.port)}</span>
+      </span>
+    ),
+    settings: (m) => [
+      ['Name checked', m.servername || m.host],
+      ['Warns', `${plural(m.warnDays, 'day')} before expiry`],
+      [
+        'Issuer',
+        m.ignoreTrust ? <span className="text-warning">Not verified</span> : 'Must be trusted',
+      ],
+    ],
+    flag: (m) =>
+      m.ignoreTrust && (
+        <span className="flag flag--warning">
+          <Icon name="shield" size={13} />
+          Any issuer accepted
+        </span>
+      ),
   },
 };
 

@@ -17,6 +17,8 @@ import { BasicsSection, DetailsSection, ScheduleSection } from './sections-gener
 import { formKinds, monitorTypes } from './kinds';
 import { HttpTargetFields, RequestSection, ResponseSection } from './sections-http';
 import { TcpExchangeSection, TcpTargetFields } from './sections-tcp';
+import { DnsAnswerSection, DnsTargetFields } from './sections-dns';
+import { TlsCertificateSection, TlsTargetFields } from './sections-tls';
 import { useMonitorForm } from './useMonitorForm';
 
 // Form fields shared by every type; `type` and `paused` are not edited as fields here.
@@ -31,6 +33,8 @@ const kindSections: {
 } = {
   http: { Target: HttpTargetFields, sections: [RequestSection, ResponseSection] },
   tcp: { Target: TcpTargetFields, sections: [TcpExchangeSection] },
+  dns: { Target: DnsTargetFields, sections: [DnsAnswerSection] },
+  tls: { Target: TlsTargetFields, sections: [TlsCertificateSection] },
 };
 
 const typeOptions = monitorTypes.map((t) => ({ value: t, label: formKinds[t].label }));

@@ -1,4 +1,11 @@
-import type { HttpMethod, Monitor, MonitorDraft, MonitorType } from '@pagewatch/contract';
+import type {
+  DnsMatch,
+  DnsRecordType,
+  HttpMethod,
+  Monitor,
+  MonitorDraft,
+  MonitorType,
+} from '@pagewatch/contract';
 import { formKinds } from './kinds';
 
 export interface HeaderRow {
@@ -34,6 +41,14 @@ export interface FormValues {
   port: string;
   send: string;
   expect: string;
+  recordType: DnsRecordType;
+  resolver: string;
+  /** Expected DNS values, one per line. */
+  expected: string;
+  match: DnsMatch;
+  servername: string;
+  warnDays: string;
+  ignoreTrust: boolean;
   tags: string;
   description: string;
   paused: boolean;
@@ -66,6 +81,13 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   port: '',
   send: '',
   expect: '',
+  recordType: 'A',
+  resolver: '',
+  expected: '',
+  match: 'any',
+  servername: '',
+  warnDays: '14',
+  ignoreTrust: false,
   tags: '',
   description: '',
   paused: false,
@@ -93,6 +115,13 @@ export const splitList = (text: string): string[] =>
     .map((s) => s.trim())
     .filter((s) => s !== '');
 
+/** One value per line; blank lines are ignored. */
+export const splitLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
 export interface DraftResult {
   draft: MonitorDraft;
   /** Row keys of the headers that were sent, by their index in the draft. */
@@ -108,7 +137,8 @@ export type NumberField =
   | 'retryInterval'
   | 'degradedThresholdMs'
   | 'maxRedirects'
-  | 'port';
+  | 'port'
+  | 'warnDays';
 
 /** Reads a number field: undefined when empty (or not a number, which is noted). */
 export type ReadNumber = (field: NumberField) => number | undefined;

@@ -1,6 +1,6 @@
 import type { Monitor, MonitorDraft, MonitorType } from '@pagewatch/contract';
 import type { FormValues, ReadNumber } from './form-values';
-import { newHeaderRow, splitList } from './form-values';
+import { newHeaderRow, splitLines, splitList } from './form-values';
 
 type MonitorOf<T extends MonitorType> = Extract<Monitor, { type: T }>;
 type DraftOf<T extends MonitorType> = Extract<MonitorDraft, { type: T }>;
@@ -88,6 +88,46 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       settings: { host: v.host, port: num('port') as number, send: v.send, expect: v.expect },
     }),
     fields: ['host', 'port', 'send', 'expect'],
+  },
+  dns: {
+    label: 'DNS',
+    values: (m) => ({
+      host: m.host,
+      recordType: m.recordType,
+      resolver: m.resolver,
+      expected: m.expected.join('\n'),
+      match: m.match,
+    }),
+    draft: (v) => ({
+      settings: {
+        host: v.host,
+        recordType: v.recordType,
+        resolver: v.resolver,
+        expected: splitLines(v.expected),
+        match: v.match,
+      },
+    }),
+    fields: ['host', 'recordType', 'resolver', 'expected', 'match'],
+  },
+  tls: {
+    label: 'TLS',
+    values: (m) => ({
+      host: m.host,
+      port: String(m.port),
+      servername: m.servername,
+      warnDays: String(m.warnDays),
+      ignoreTrust: m.ignoreTrust,
+    }),
+    draft: (v, num) => ({
+      settings: {
+        host: v.host,
+        port: num('port'),
+        servername: v.servername,
+        warnDays: num('warnDays'),
+        ignoreTrust: v.ignoreTrust,
+      },
+    }),
+    fields: ['host', 'port', 'servername', 'warnDays', 'ignoreTrust'],
   },
 };
 

@@ -1,10 +1,15 @@
 import { MonitorInput, type FieldError } from '@pagewatch/contract';
-import { splitList, toDraft, type DraftResult, type FormValues } from './form-values';
+import { splitLines, splitList, toDraft, type DraftResult, type FormValues } from './form-values';
 
 /** Error messages by field key; the key '' holds errors that belong to no field. */
 export type FieldErrors = Record<string, string>;
 
-const listFields = new Set(['acceptedStatusCodes', 'tags']);
+/** Lists typed into one input, and how each is split into its items. */
+const listFields: Record<string, (values: FormValues) => string[]> = {
+  acceptedStatusCodes: (v) => splitList(v.acceptedStatusCodes),
+  tags: (v) => splitList(v.tags),
+  expected: (v) => splitLines(v.expected),
+};
 
 /**
  * Maps a contract path ("headers.2.name", "tags.3") to the form field that shows it.
@@ -12,7 +17,7 @@ const listFields = new Set(['acceptedStatusCodes', 'tags']);
  */
 export function fieldKeyFor(path: string, headerKeys: readonly number[]): string {
   const [head = '', second, third] = path.split('.');
-  if (listFields.has(head)) return head;
+  if (Object.hasOwn(listFields, head)) return head;
   if (head === 'headers') {
     const key = second === undefined ? undefined : headerKeys[Number(second)];
     if (key === undefined) return 'headers';
@@ -24,9 +29,10 @@ export function fieldKeyFor(path: string, headerKeys: readonly number[]): string
 
 /** Names the offending item of a list typed as comma-separated text. */
 function listMessage(path: string, message: string, values: FormValues): string {
-  const [head, index] = path.split('.');
-  if (index === undefined || (head !== 'acceptedStatusCodes' && head !== 'tags')) return message;
-  const item = splitList(values[head])[Number(index)];
+  const [head = '', index] = path.split('.');
+  const split = Object.hasOwn(listFields, head) ? listFields[head] : undefined;
+  if (index === undefined || split === undefined) return message;
+  const item = split(values)[Number(index)];
   return item === undefined ? message : `“${item}”: ${message}`;
 }
 

@@ -1,0 +1,133 @@
+import { DnsRecordType, type DnsMatch } from '@pagewatch/contract';
+import { Field } from '../../../../components/ui/Field';
+import { Segmented } from '../../../../components/ui/Segmented';
+import type { SectionProps } from './section-props';
+import { DegradedField } from './sections-general';
+
+const recordTypes = DnsRecordType.options;
+
+/** How each record type's answers are written, for the expected values (compared this way). */
+const formats: Record<DnsRecordType, { format: string; example: string }> = {
+  A: { format: 'an IPv4 address', example: '93.184.215.14' },
+  AAAA: { format: 'an IPv6 address, any spelling', example: '2606:2800:21f:cb07::1' },
+  CNAME: {
+    format: 'the target name; case and a trailing dot do not matter',
+    example: 'www.example.net',
+  },
+  MX: { format: 'priority, then the mail server', example: '10 mail.example.com' },
+  TXT: { format: 'the whole text, split strings joined, case kept', example: 'v=spf1 -all' },
+  NS: {
+    format: 'a name server; case and a trailing dot do not matter',
+    example: 'ns1.example.com',
+  },
+  SOA: { format: 'primary name server, then the serial', example: 'ns1.example.com 2026010101' },
+  CAA: { format: 'flags, tag and value', example: '0 issue "letsencrypt.org"' },
+};
+
+const matchOptions: { value: DnsMatch; label: string }[] = [
+  { value: 'any', label: 'Any of them' },
+  { value: 'all', label: 'All of them' },
+];
+
+export function DnsTargetFields({ v, set, errorFor, text }: SectionProps) {
+  return (
+    <>
+      <div className="form__row form__row--url">
+        <Field name="recordType" label="Record" error={errorFor('recordType')}>
+          {(p) => (
+            <select
+              {...p}
+              className="input select"
+              value={v.recordType}
+              onChange={(e) => set('recordType', e.target.value as DnsRecordType, 'expected')}
+            >
+              {recordTypes.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          name="host"
+          label="Host name"
+          error={errorFor('host')}
+          hint="The name to look up, e.g. example.com"
+        >
+          {(p) => (
+            <input
+              {...p}
+              className="input mono"
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              {...text('host')}
+            />
+          )}
+        </Field>
+      </div>
+      <Field
+        name="resolver"
+        label="DNS server"
+        optional
+        error={errorFor('resolver')}
+        hint="An IP address, with a port if not 53: 10.0.0.53, 10.0.0.53:5353 or [fd00::53]:53. Empty: this server's own resolvers."
+      >
+        {(p) => (
+          <input
+            {...p}
+            className="input mono"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="System resolvers"
+            {...text('resolver')}
+          />
+        )}
+      </Field>
+    </>
+  );
+}
+
+export function DnsAnswerSection(props: SectionProps) {
+  const { v, set, errorFor, text } = props;
+  const { format, example } = formats[v.recordType];
+  return (
+    <fieldset className="form__section">
+      <legend className="form__legend">Answer</legend>
+      <p className="form__note">
+        With no expected values, any {v.recordType} record is up and no record is down. Values are
+        compared as the server answers them: {v.recordType} is {format}, e.g. <code>{example}</code>
+        .
+      </p>
+      <Field
+        name="expected"
+        label="Expected values"
+        optional
+        error={errorFor('expected')}
+        hint="One per line, up to 20."
+      >
+        {(p) => (
+          <textarea
+            {...p}
+            className="input mono"
+            rows={3}
+            spellCheck={false}
+            placeholder={example}
+            {...text('expected')}
+          />
+        )}
+      </Field>
+      <div className="field field--choice" data-field="match">
+        <span className="field__label">Up when the answer holds</span>
+        <Segmented
+          label="Expected values to match"
+          value={v.match}
+          options={matchOptions}
+          onChange={(m) => set('match', m)}
+        />
+      </div>
+      <div className="form__grid">
+        <DegradedField {...props} hint="Lookups slower than this count as degraded." />
+      </div>
+    </fieldset>
+  );
+}
