@@ -119,7 +119,7 @@ export function DnsAnswerSection(props: SectionProps) {
       <div className="field field--choice" data-field="match">
         <span className="field__label">Up when the answer holds</span>
         <Segmented
-          label="Expected values to match"
+          label="Which values must be in the answer"
           value={v.match}
           options={matchOptions}
           onChange={(m) => set('match', m)}
