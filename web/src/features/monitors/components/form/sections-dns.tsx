@@ -8,8 +8,8 @@ const recordTypes = DnsRecordType.options;
 
 /** How each record type's answers are written, for the expected values (compared this way). */
 const formats: Record<DnsRecordType, { format: string; example: string }> = {
-  A: { format: 'an IPv4 address', example: '93.184.215.14' },
-  AAAA: { format: 'an IPv6 address, any spelling', example: '2606:2800:21f:cb07::1' },
+  A: { format: 'an IPv4 address', example: '192.0.2.10' },
+  AAAA: { format: 'an IPv6 address, any spelling', example: '2001:db8::10' },
   CNAME: {
     format: 'the target name; case and a trailing dot do not matter',
     example: 'www.example.net',
