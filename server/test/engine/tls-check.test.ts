@@ -87,6 +87,18 @@ describe('a certificate that checks out', () => {
     expect(server.servernames).toEqual(['localhost']);
   });
 
+  it('is degraded when slower than the threshold, the lookup included', async () => {
+    const server = await serve(certs.trusted);
+    const lookup = () =>
+      new Promise<{ address: string; family: number }[]>((resolve) =>
+        setTimeout(() => resolve([{ address: '127.0.0.1', family: 4 }]), 40),
+      );
+    const run = await check(server.port, { host: 'localhost', lookup, degradedThresholdMs: 30 });
+    expect(run).toMatchObject({ outcome: 'degraded', errorCode: 'degraded_latency' });
+    expect(run.errorMessage).toMatch(/above the 30 ms threshold/);
+    expect(run.latencyMs).toBeGreaterThanOrEqual(40);
+  });
+
   it('sends the servername override as SNI and checks the certificate against it', async () => {
     const server = await serve(certs.wrongHost);
     const run = await check(server.port, { servername: 'other.example' });
@@ -180,6 +192,8 @@ describe('trust and name', () => {
       actual: 'DNS:other.example',
       passed: false,
     });
+    // The chain itself is good: only the name fails.
+    expect(assertion(run, 'trust')).toMatchObject({ actual: 'trusted', passed: true });
     const ignoring = await check(server.port, { ignoreTrust: true, secureContext: undefined });
     expectDown(ignoring, 'tls_hostname_mismatch', /not valid for 127\.0\.0\.1/);
   });

@@ -109,9 +109,13 @@ function judge(
 const listed = (values: readonly string[]): string =>
   values.length === 0 ? 'nothing' : values.join(', ');
 
+/** The expected values as compared, so messages show them the way answers are shown. */
+const wanted = (spec: DnsCheckSpec): string[] =>
+  spec.expected.map((v) => normaliseExpected(spec.recordType, v));
+
 function expectedText(spec: DnsCheckSpec): string {
   if (spec.expected.length === 0) return 'at least one record';
-  const values = listed(spec.expected.map((v) => normaliseExpected(spec.recordType, v)));
+  const values = listed(wanted(spec));
   if (spec.expected.length === 1) return values;
   return `${spec.match === 'all' ? 'all of' : 'any of'} ${values}`;
 }
@@ -141,7 +145,7 @@ function unexpectedMessage(
 ): string {
   const got = `got ${listed(answers)}`;
   if (spec.match === 'all' && spec.expected.length > 1) {
-    return `${question}: expected all of ${listed(spec.expected)} but ${listed(missing)} missing; ${got}`;
+    return `${question}: expected all of ${listed(wanted(spec))} but ${listed(missing)} missing; ${got}`;
   }
   return `${question}: expected ${expectedText(spec)} but ${got}`;
 }

@@ -32,8 +32,6 @@ export interface TlsCheckSpec {
   secureContext?: tls.SecureContext;
   /** Replaces the system resolver (address pinning, tests). */
   lookup?: LookupFn;
-  /** The clock the expiry is judged by (tests). */
-  now?: () => number;
 }
 
 /** Connects, completes a TLS handshake and judges the peer's certificate; never throws. */
@@ -112,65 +110,39 @@ function judge(
   latencyMs: number,
   run: RunState,
 ): CheckRun {
-  const now = spec.now?.() ?? Date.now();
   const expiresAt = cert.notAfter === null ? null : Date.parse(cert.notAfter);
-  const msLeft = expiresAt === null ? null : expiresAt - now;
+  const msLeft = expiresAt === null ? null : expiresAt - Date.now();
   const facts = {
     validTo: cert.notAfter,
     subject: cert.sans.length > 0 ? cert.sans.join(', ') : cert.subject,
     issuer: cert.issuer,
   };
   const identity = tls.checkServerIdentity(name, peer);
+  // Node reports a good chain for the wrong name as unauthorized too; the name is judged apart.
+  const chainTrusted = cert.trusted || cert.verifyError === 'ERR_TLS_CERT_ALTNAME_INVALID';
   const trustFailure =
-    cert.trusted || spec.ignoreTrust
+    chainTrusted || spec.ignoreTrust
       ? null
       : tlsVerifyFailure(cert.verifyError ?? 'CERT_UNTRUSTED', facts, name);
   const expired = msLeft !== null && msLeft <= 0;
   const expiring = msLeft !== null && !expired && msLeft <= spec.warnDays * DAY_MS;
 
-  const assertions: AssertionResult[] = [
-    {
-      kind: 'certificate',
-      target: 'expiry',
-      expected: `more than ${spec.warnDays} ${spec.warnDays === 1 ? 'day' : 'days'} left`,
-      actual:
-        expiresAt === null || msLeft === null
-          ? null
-          : expired
-            ? `expired on ${day(expiresAt)}`
-            : expiryText(msLeft, expiresAt),
-      passed: !expired && !expiring,
-      // Expiring soon only degrades; expired fails outright.
-      soft: !expired,
-    },
-    {
-      kind: 'certificate',
-      target: 'name',
-      expected: `valid for ${name}`,
-      actual: identity === undefined ? `valid for ${name}` : facts.subject,
-      passed: identity === undefined,
-      soft: false,
-    },
-  ];
-  if (!spec.ignoreTrust) {
-    assertions.push({
-      kind: 'certificate',
-      target: 'trust',
-      expected: 'a chain to a trusted root',
-      actual: cert.trusted ? 'trusted' : (cert.verifyError ?? 'not trusted'),
-      passed: cert.trusted,
-      soft: false,
-    });
-  }
+  const assertions = certificateAssertions(spec, name, {
+    expiresAt,
+    msLeft,
+    expired,
+    expiring,
+    nameOk: identity === undefined,
+    names: facts.subject,
+    chainTrusted,
+    verifyError: cert.verifyError,
+  });
 
   let failure: CheckFailure | null = null;
   if (expired) failure = tlsVerifyFailure('CERT_HAS_EXPIRED', facts, name);
   else if (identity !== undefined)
     failure = tlsVerifyFailure('ERR_TLS_CERT_ALTNAME_INVALID', facts, name);
-  // Node reports a misnamed but otherwise good chain as untrusted too; the name was judged above.
-  else if (trustFailure !== null && cert.verifyError !== 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    failure = trustFailure;
-  }
+  else if (trustFailure !== null) failure = trustFailure;
   let warning: { code: CheckRun['errorCode']; message: string } | null = null;
   if (failure === null && expiring && expiresAt !== null && msLeft !== null) {
     warning = {
@@ -199,4 +171,56 @@ function judge(
     certExpiresAt: expiresAt,
     details: { certificate: cert, assertions },
   };
+}
+
+/** What the judgement found, for the assertions the monitor page lists. */
+interface Judgement {
+  expiresAt: number | null;
+  msLeft: number | null;
+  expired: boolean;
+  expiring: boolean;
+  nameOk: boolean;
+  /** The names the certificate is for. */
+  names: string | null;
+  chainTrusted: boolean;
+  verifyError: string | null;
+}
+
+/** Expiry (soft until expired), name and, unless ignored, trust, as expected vs actual. */
+function certificateAssertions(spec: TlsCheckSpec, name: string, j: Judgement): AssertionResult[] {
+  const assertions: AssertionResult[] = [
+    {
+      kind: 'certificate',
+      target: 'expiry',
+      expected: `more than ${spec.warnDays} ${spec.warnDays === 1 ? 'day' : 'days'} left`,
+      actual:
+        j.expiresAt === null || j.msLeft === null
+          ? null
+          : j.expired
+            ? `expired on ${day(j.expiresAt)}`
+            : expiryText(j.msLeft, j.expiresAt),
+      passed: !j.expired && !j.expiring,
+      // Expiring soon only degrades; expired fails outright.
+      soft: !j.expired,
+    },
+    {
+      kind: 'certificate',
+      target: 'name',
+      expected: `valid for ${name}`,
+      actual: j.nameOk ? `valid for ${name}` : j.names,
+      passed: j.nameOk,
+      soft: false,
+    },
+  ];
+  if (!spec.ignoreTrust) {
+    assertions.push({
+      kind: 'certificate',
+      target: 'trust',
+      expected: 'a chain to a trusted root',
+      actual: j.chainTrusted ? 'trusted' : (j.verifyError ?? 'not trusted'),
+      passed: j.chainTrusted,
+      soft: false,
+    });
+  }
+  return assertions;
 }
