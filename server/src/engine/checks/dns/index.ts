@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import { performance } from 'node:perf_hooks';
 import type { AssertionResult, DnsMatch, DnsRecordType } from '@pagewatch/contract';
 import { noPhases, type CheckContext, type CheckRun } from '../types.js';
-import { CheckFailure, degradedMessage, roundMs } from '../socket.js';
+import { CheckFailure, classifyError, degradedMessage, roundMs } from '../socket.js';
 import { compareAnswers, normaliseExpected, queryRecords } from './answers.js';
 
 export interface DnsCheckSpec {
@@ -185,6 +185,6 @@ function classifyDnsError(err: unknown, spec: DnsCheckSpec, question: string): C
       `${where(spec)} ${why} for ${question} (${code})`,
     );
   }
-  const detail = err instanceof Error ? err.message : String(err);
-  return new CheckFailure('internal_error', `${detail} (${code})`);
+  // Anything else (local exhaustion included) fails as every other check type fails.
+  return classifyError(err, 'dns', { host: spec.host, port: 53 });
 }
