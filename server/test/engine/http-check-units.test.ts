@@ -72,7 +72,9 @@ describe('HopTimer', () => {
 describe('classifyError', () => {
   it.each([
     ['ENOTFOUND', 'dns', 'dns_not_found'],
-    ['EAI_AGAIN', 'dns', 'dns_not_found'],
+    ['EAI_AGAIN', 'dns', 'dns_timeout'],
+    ['ETIMEOUT', 'dns', 'dns_timeout'],
+    ['ESERVFAIL', 'dns', 'dns_server_failure'],
     ['ECONNREFUSED', 'connect', 'connect_refused'],
     ['EHOSTUNREACH', 'connect', 'connect_refused'],
     ['ETIMEDOUT', 'connect', 'connect_timeout'],

@@ -18,14 +18,12 @@ export class CheckFailure extends Error implements Failure {
   }
 }
 
-const DNS_CODES = new Set([
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_FAIL',
-  'EAI_NONAME',
-  'ENODATA',
-  'ESERVFAIL',
-]);
+/** The name does not exist (or has no address): the answer was definite. */
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_FAIL', 'EAI_NONAME', 'ENODATA']);
+/** No answer in time, or a temporary failure: a lost packet as much as a broken resolver. */
+const DNS_TIMEOUT_CODES = new Set(['ETIMEOUT', 'EAI_AGAIN']);
+/** The resolver answered, but with a failure of its own. */
+const DNS_SERVER_CODES = new Set(['ESERVFAIL', 'EREFUSED', 'EBADRESP', 'ECONNREFUSED']);
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 /** This machine ran out of something; the target was never reached. */
 const LOCAL_EXHAUSTION_CODES = new Set(['EMFILE', 'ENFILE', 'ENOBUFS', 'ENOMEM']);
@@ -105,6 +103,18 @@ export function classifyError(err: unknown, phase: Phase, at: Endpoint): CheckFa
     return new CheckFailure(
       'dns_not_found',
       `DNS lookup for ${at.host} failed: no such host (${code})`,
+    );
+  }
+  if (DNS_TIMEOUT_CODES.has(code)) {
+    return new CheckFailure(
+      'dns_timeout',
+      `DNS lookup for ${at.host} got no answer in time (${code})`,
+    );
+  }
+  if (phase === 'dns' && DNS_SERVER_CODES.has(code)) {
+    return new CheckFailure(
+      'dns_server_failure',
+      `The DNS server failed to resolve ${at.host} (${code})`,
     );
   }
   if (code === 'ECONNREFUSED') {
