@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CheckResult } from './checks.js';
+import { IncidentSeverity, IncidentState } from './incidents.js';
 import { MonitorStatus } from './monitors.js';
 
 /** Events pushed on `/api/v1/events`; the SSE `event:` field is the `kind`. */
@@ -23,6 +24,24 @@ export const ServerEvent = z.discriminatedUnion('kind', [
     kind: z.literal('monitor'),
     change: z.enum(['created', 'updated', 'deleted']),
     monitorId: z.number().int(),
+  }),
+  z.object({
+    /**
+     * An incident was opened, changed (edit or update posted), resolved or deleted. Complete
+     * enough for subscribers (the UI, alerting) to act without reading it back.
+     */
+    kind: z.literal('incident'),
+    change: z.enum(['created', 'updated', 'resolved', 'deleted']),
+    incidentId: z.number().int(),
+    /** The monitor whose outage opened it (automatic incidents); null otherwise. */
+    monitorId: z.number().int().nullable(),
+    /** Every monitor the incident affects. */
+    monitorIds: z.array(z.number().int()),
+    title: z.string(),
+    state: IncidentState,
+    severity: IncidentSeverity,
+    automatic: z.boolean(),
+    at: z.iso.datetime(),
   }),
   z.object({
     /** Sent when the requested Last-Event-ID is too old to replay: refetch everything. */

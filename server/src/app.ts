@@ -12,6 +12,7 @@ import { registerSpa } from './http/plugins/spa.js';
 import { ApiRegistry, type Access } from './http/route.js';
 import { authRoutes } from './http/routes/api/auth.js';
 import { eventRoutes } from './http/routes/api/events.js';
+import { incidentRoutes } from './http/routes/api/incidents.js';
 import { userRoutes } from './http/routes/api/users.js';
 import { monitorRoutes } from './http/routes/api/monitors.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   authRoutes(app, api, deps.services);
   userRoutes(app, api, deps.services);
   monitorRoutes(app, api, deps.services);
+  incidentRoutes(app, api, deps.services);
   eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);
   openApiRoute(app, api, VERSION);
   await registerSpa(app, deps.webDist);

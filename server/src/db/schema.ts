@@ -164,6 +164,43 @@ export interface AuditEventsTable {
   summary: string;
 }
 
+export interface IncidentsTable {
+  id: Generated<number>;
+  /** The monitor whose outage opened it; null for declared ones and once that monitor is deleted. */
+  monitor_id: number | null;
+  /** 1 when Pagewatch opened it on DOWN. */
+  automatic: number;
+  title: string;
+  state: string;
+  severity: string;
+  started_at: Millis;
+  resolved_at: Millis | null;
+  /** The first failing check of the outage. */
+  cause_at: Millis | null;
+  cause_code: string | null;
+  cause_message: string | null;
+  created_by: number | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface IncidentMonitorsTable {
+  incident_id: number;
+  monitor_id: number;
+}
+
+export interface IncidentUpdatesTable {
+  id: Generated<number>;
+  incident_id: number;
+  at: Millis;
+  state: string;
+  message: string;
+  public: number;
+  automatic: number;
+  author_id: number | null;
+  author_label: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -177,4 +214,7 @@ export interface DB {
   rollup_hour: RollupTable;
   rollup_day: RollupTable;
   status_flips: StatusFlipsTable;
+  incidents: IncidentsTable;
+  incident_monitors: IncidentMonitorsTable;
+  incident_updates: IncidentUpdatesTable;
 }

@@ -1,4 +1,5 @@
 import type { Repositories } from '../db/repositories/index.js';
+import { incidentEvent } from '../domain/incidents.js';
 import type { Clock } from '../lib/clock.js';
 import type { EventHub } from '../lib/event-hub.js';
 import type { Logger } from '../lib/logger.js';
@@ -24,7 +25,7 @@ export function createEngine(deps: EngineDeps) {
   const writer = new ResultWriter(
     repos.results,
     (written) => {
-      for (const { write, result } of written) {
+      for (const { write, result, incident } of written) {
         hub.publish({ kind: 'result', monitorId: write.monitorId, status: write.status, result });
         if (write.flip) {
           hub.publish({
@@ -37,6 +38,7 @@ export function createEngine(deps: EngineDeps) {
             message: result.errorMessage,
           });
         }
+        if (incident) hub.publish(incidentEvent(incident.incident, incident.change, write.at));
       }
     },
     logger,

@@ -211,7 +211,11 @@ export class Scheduler {
     entry.discarded = 0;
     // The monitor was edited while this check ran: its result still counts, against the new definition.
     const latest = current?.monitor ?? monitor;
-    const transition = applyOutcome(latest.state, run.outcome, latest.retries);
+    const transition = applyOutcome(latest.state, run.outcome, latest.retries, {
+      at: startedAt,
+      code: run.errorCode,
+      message: run.errorMessage,
+    });
     latest.state = transition.next;
     latest.recent = pushRecent(latest.recent, [run.outcome, run.latencyMs]);
     latest.lastCheck = {
@@ -230,6 +234,7 @@ export class Scheduler {
       failures: transition.next.failures,
       recent: latest.recent,
       flip: transition.flip,
+      firstFailure: transition.next.firstFailure ?? null,
     });
     if (current === entry && !this.stopped) {
       const now = this.deps.clock.now();

@@ -11,6 +11,7 @@ import { initial } from './001-initial.js';
 import { accounts } from './002-accounts.js';
 import { rollups } from './003-rollups.js';
 import { totpLastStep } from './004-totp-last-step.js';
+import { incidents } from './005-incidents.js';
 
 /** Migrations are code, listed in order, so a bundled build needs no folder scan. */
 function migrations(engine: Engine): Record<string, Migration> {
@@ -19,6 +20,7 @@ function migrations(engine: Engine): Record<string, Migration> {
     '002-accounts': accounts(engine),
     '003-rollups': rollups(engine),
     '004-totp-last-step': totpLastStep(),
+    '005-incidents': incidents(engine),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Database } from '../database.js';
 import { apiKeysRepository } from './api-keys.js';
 import { auditRepository } from './audit.js';
+import { incidentsRepository } from './incidents.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { monitorsRepository } from './monitors.js';
 import { resultsRepository } from './results.js';
@@ -20,6 +21,7 @@ export function repositories(database: Database) {
     apiKeys: apiKeysRepository(database.db),
     loginFailures: loginFailuresRepository(database.db),
     audit: auditRepository(database.db),
+    incidents: incidentsRepository(database.db),
   };
 }
 

@@ -1,11 +1,13 @@
-import type { CheckResult, MonitorStatus } from '@pagewatch/contract';
+import type { CheckResult, Incident, MonitorStatus } from '@pagewatch/contract';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CheckRun } from '../../domain/check-run.js';
+import { autoIncidentAction, type FailureCause } from '../../domain/incidents.js';
 import type { RecentEntry } from '../../domain/monitor.js';
 import { foldChecks, rollupLevels, type RolledCheck } from '../../domain/rollup.js';
 import { decodeOutcome, encodeOutcome, iso, isoOrNull, toMs, toUs } from '../codecs.js';
 import type { Engine } from '../database.js';
 import type { CheckResultsTable, DB } from '../schema.js';
+import { openAutoIncident, resolveAutoIncident } from './incidents.js';
 import { applyRollupDeltas } from './rollups.js';
 
 /** One check to persist with the monitor state it led to. */
@@ -17,6 +19,10 @@ export interface ResultWrite {
   failures: number;
   recent: RecentEntry[];
   flip: { from: MonitorStatus; to: MonitorStatus } | null;
+  /** The first failed check of the current streak (null or absent while not failing). */
+  firstFailure?: FailureCause | null;
+  /** The monitor is in an active maintenance window: a down check opens no incident. */
+  maintenance?: boolean;
 }
 
 const resultColumns = [
@@ -81,9 +87,37 @@ function rolledChecks(writes: readonly ResultWrite[]): RolledCheck[] {
 export interface InsertedResult {
   write: ResultWrite;
   result: CheckResult;
+  /** The automatic incident this write opened or resolved. */
+  incident?: { change: 'created' | 'resolved'; incident: Incident };
 }
 
 export function resultsRepository(db: Kysely<DB>, engine: Engine) {
+  /** Opens or resolves the monitor's automatic incident in the write's transaction. */
+  async function followIncident(
+    trx: Transaction<DB>,
+    w: ResultWrite,
+  ): Promise<InsertedResult['incident']> {
+    const action = autoIncidentAction({
+      status: w.status,
+      flip: w.flip,
+      maintenance: w.maintenance ?? false,
+    });
+    if (action === 'open') {
+      const cause = w.firstFailure ?? {
+        at: w.at,
+        code: w.run.errorCode,
+        message: w.run.errorMessage,
+      };
+      const incident = await openAutoIncident(trx, w.monitorId, cause, w.at);
+      return incident ? { change: 'created', incident } : undefined;
+    }
+    if (action === 'resolve') {
+      const incident = await resolveAutoIncident(trx, w.monitorId, w.at);
+      return incident ? { change: 'resolved', incident } : undefined;
+    }
+    return undefined;
+  }
+
   async function writeOne(trx: Transaction<DB>, w: ResultWrite): Promise<CheckResult> {
     const { run } = w;
     const row = await trx
@@ -140,14 +174,18 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine) {
 
   return {
     /**
-     * Stores results, the monitors' new state, flips and rollups in one transaction:
-     * a status change is never recorded without the result that caused it, and the rollups
-     * always equal the results they were folded from.
+     * Stores results, the monitors' new state, flips, automatic incidents and rollups in one
+     * transaction: a status change is never recorded without the result that caused it (nor an
+     * outage without its incident), and the rollups always equal the results they were folded from.
      */
     async writeBatch(writes: readonly ResultWrite[]): Promise<InsertedResult[]> {
       return db.transaction().execute(async (trx) => {
         const out: InsertedResult[] = [];
-        for (const w of writes) out.push({ write: w, result: await writeOne(trx, w) });
+        for (const w of writes) {
+          const result = await writeOne(trx, w);
+          const incident = await followIncident(trx, w);
+          out.push(incident ? { write: w, result, incident } : { write: w, result });
+        }
         const checks = rolledChecks(writes);
         for (const level of rollupLevels) {
           await applyRollupDeltas(trx, engine, level, foldChecks(level, checks));
