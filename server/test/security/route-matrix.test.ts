@@ -83,6 +83,9 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/v1/api-keys': () => ({ name: 'matrix key', role: 'viewer' }),
   'POST /api/v1/monitors': () => monitorInput(),
   'PUT /api/v1/monitors/:id': () => monitorInput(),
+  'POST /api/v1/incidents': () => ({ title: `Matrix incident ${++seq}`, message: 'Declared' }),
+  'PATCH /api/v1/incidents/:id': () => ({ severity: 'minor' }),
+  'POST /api/v1/incidents/:id/updates': () => ({ state: 'identified', message: 'Found it' }),
 };
 
 /** Routes that end the session they are called with: each call gets a fresh one. */
@@ -158,6 +161,13 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
         payload: { name: 'to revoke', role: 'viewer' },
       });
       id = res.json<{ apiKey: { id: number } }>().apiKey.id;
+    } else if (resource === 'incidents') {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/incidents',
+        payload: { title: 'Matrix fixture', message: 'Declared' },
+      });
+      id = res.json<{ id: number }>().id;
     } else if (resource === 'users') {
       id = targetUserId;
     } else {
