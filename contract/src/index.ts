@@ -5,6 +5,7 @@ export * from './status-codes.js';
 export * from './monitors.js';
 export * from './recent.js';
 export * from './monitor-keys.js';
+export * from './duration.js';
 export * from './incidents.js';
 export * from './events.js';
 export * from './auth.js';

@@ -1,9 +1,10 @@
-import type {
-  CheckErrorCode,
-  Incident,
-  IncidentState,
-  MonitorStatus,
-  ServerEvent,
+import {
+  formatDuration,
+  type CheckErrorCode,
+  type Incident,
+  type IncidentState,
+  type MonitorStatus,
+  type ServerEvent,
 } from '@pagewatch/contract';
 
 /** The first failing check of a streak: an outage's cause and start. */
@@ -67,26 +68,7 @@ export function openedMessage(cause: FailureCause | null): string {
 export const resolvedMessage = (durationMs: number): string =>
   `Resolved automatically: back up after ${formatDuration(durationMs)}`;
 
-/**
- * An outage's length in the two largest units: "12 s", "4 min 12 s", "2 h 5 min", "3 d 4 h".
- * Whole seconds, rounded down; under a second reads "0 s".
- */
-export function formatDuration(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const units: [number, string][] = [
-    [Math.floor(total / 86_400), 'd'],
-    [Math.floor((total % 86_400) / 3600), 'h'],
-    [Math.floor((total % 3600) / 60), 'min'],
-    [total % 60, 's'],
-  ];
-  const first = units.findIndex(([n]) => n > 0);
-  if (first === -1) return '0 s';
-  return units
-    .slice(first, first + 2)
-    .filter(([n]) => n > 0)
-    .map(([n, u]) => `${n} ${u}`)
-    .join(' ');
-}
+export { formatDuration };
 
 export type IncidentChange = Extract<ServerEvent, { kind: 'incident' }>['change'];
 

@@ -73,6 +73,9 @@ export function Layout() {
             <NavLink to="/" end className="topnav__link">
               Monitors
             </NavLink>
+            <NavLink to="/incidents" className="topnav__link">
+              Incidents
+            </NavLink>
             <NavLink to="/settings" className="topnav__link">
               Settings
             </NavLink>

@@ -1,3 +1,5 @@
+import '../../styles/incidents.css';
+import { MonitorIncidents } from '../../features/incidents/components/MonitorIncidents';
 import { ChecksTable } from '../../features/monitors/components/ChecksTable';
 import { LatencyPanel } from '../../features/monitors/components/LatencyPanel';
 import { MonitorSettings } from '../../features/monitors/components/MonitorSettings';
@@ -14,6 +16,7 @@ function MonitorRoute() {
           <MonitorHeader monitor={monitor} />
           <UptimeSummary monitorId={monitor.id} />
           <LatencyPanel monitorId={monitor.id} />
+          <MonitorIncidents monitorId={monitor.id} />
           <MonitorSettings monitor={monitor} />
           <ChecksTable monitorId={monitor.id} />
         </>

@@ -1,6 +1,7 @@
 import type { CheckResult, MonitorList, MonitorSummary } from '@pagewatch/contract';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import { incidentKeys } from '../../incidents/api/keys';
 import { monitorKeys } from './keys';
 import { applyEvents } from './live';
 
@@ -102,5 +103,28 @@ describe('live updates', () => {
       statusChangedAt: '2026-01-01T00:02:00.000Z',
     });
     expect(client.getQueryState(monitorKeys.list())?.isInvalidated).toBe(true);
+  });
+
+  it('an incident event marks every incident query stale and leaves the monitor list alone', () => {
+    const client = clientWith([summary(1)]);
+    client.setQueryData(incidentKeys.forMonitor(1), { pages: [], pageParams: [] });
+    client.setQueryData(incidentKeys.detail(7), { id: 7 });
+    applyEvents(client, [
+      {
+        kind: 'incident',
+        change: 'created',
+        incidentId: 7,
+        monitorId: 1,
+        monitorIds: [1],
+        title: 'm1 is down',
+        state: 'investigating',
+        severity: 'major',
+        automatic: true,
+        at: '2026-01-01T00:01:00.000Z',
+      },
+    ]);
+    expect(client.getQueryState(incidentKeys.forMonitor(1))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(incidentKeys.detail(7))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(monitorKeys.list())?.isInvalidated).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import type {
 } from '@pagewatch/contract';
 import { appendRecent } from '@pagewatch/contract';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { incidentKeys } from '../../incidents/api/keys';
 import { monitorKeys } from './keys';
 
 type ResultEvent = Extract<ServerEvent, { kind: 'result' }>;
@@ -62,8 +63,16 @@ function applyStatus(item: MonitorSummary, event: StatusEvent): MonitorSummary {
 export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
   const byMonitor = new Map<number, ServerEvent[]>();
   let refetchList = false;
+  let refetchIncidents = false;
   for (const event of batch) {
+    // Incident lists are few and small: refetching them beats patching every filtered list.
+    if (event.kind === 'incident') {
+      refetchIncidents = true;
+      continue;
+    }
     if (event.kind === 'monitor' || event.kind === 'reset') {
+      // Incidents show monitor names, and a deleted monitor leaves its incidents behind.
+      refetchIncidents = true;
       refetchList = true;
       if (event.kind === 'reset') void client.invalidateQueries({ queryKey: monitorKeys.all });
       else void client.invalidateQueries({ queryKey: monitorKeys.detail(event.monitorId) });
@@ -101,6 +110,7 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
 
   for (const [id, events] of byMonitor) patchMonitor(client, id, events);
   if (refetchList) void client.invalidateQueries({ queryKey: monitorKeys.list() });
+  if (refetchIncidents) void client.invalidateQueries({ queryKey: incidentKeys.all });
 }
 
 /** Updates one monitor's page: header status, newest checks, and a refetch of its stats. */
@@ -143,7 +153,7 @@ function parse(data: unknown): ServerEvent | null {
   }
 }
 
-const KINDS = ['result', 'status', 'monitor', 'reset'] as const;
+const KINDS = ['result', 'status', 'monitor', 'incident', 'reset'] as const;
 
 /** Opens the app's one EventSource and keeps the query caches current; returns a stop function. */
 export function startLiveUpdates(client: QueryClient): () => void {
@@ -180,7 +190,10 @@ export function startLiveUpdates(client: QueryClient): () => void {
       setState('open');
       retryDelay = 1000;
       // Events may have been missed while away (e.g. the server restarted): refresh the list once.
-      if (hadError) void client.invalidateQueries({ queryKey: monitorKeys.list() });
+      if (hadError) {
+        void client.invalidateQueries({ queryKey: monitorKeys.list() });
+        void client.invalidateQueries({ queryKey: incidentKeys.all });
+      }
       hadError = false;
     };
     source.onerror = () => {

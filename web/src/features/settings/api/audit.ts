@@ -52,4 +52,14 @@ export const auditActions: readonly { group: string; actions: readonly string[] 
       'monitor.deleted',
     ],
   },
+  {
+    group: 'Incidents',
+    actions: [
+      'incident.created',
+      'incident.edited',
+      'incident.updated',
+      'incident.resolved',
+      'incident.deleted',
+    ],
+  },
 ];
