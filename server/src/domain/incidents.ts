@@ -61,7 +61,7 @@ export const autoTitle = (monitorName: string): string => `${monitorName} is dow
 export function openedMessage(cause: FailureCause | null): string {
   const why = cause?.message ?? cause?.code ?? null;
   return why
-    ? `Opened automatically: the monitor is down (${why}).`
+    ? `Opened automatically: the monitor is down. First failure: ${why}`
     : 'Opened automatically: the monitor is down.';
 }
 

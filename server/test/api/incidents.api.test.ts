@@ -381,7 +381,7 @@ describe.each(engines)('incidents API on %s', (engine) => {
       ['resolved', 'Resolved automatically: back up after 4 min 12 s', 'Pagewatch', true],
       [
         'investigating',
-        'Opened automatically: the monitor is down (HTTP 503 (first)).',
+        'Opened automatically: the monitor is down. First failure: HTTP 503 (first)',
         'Pagewatch',
         true,
       ],
