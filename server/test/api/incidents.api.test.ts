@@ -423,6 +423,26 @@ describe.each(engines)('incidents API on %s', (engine) => {
     expect(d).toMatchObject({ state: 'investigating', resolvedAt: null });
   });
 
+  it('describes every incident route in the OpenAPI document with its access rule', async () => {
+    const doc = (await t.inject({ url: '/api/v1/openapi.json' })).json<{
+      paths: Record<string, Record<string, { 'x-access': string }>>;
+    }>();
+    const ops = Object.entries(doc.paths)
+      .filter(([p]) => p.startsWith('/api/v1/incidents'))
+      .flatMap(([p, m]) =>
+        Object.entries(m).map(([verb, op]) => `${verb.toUpperCase()} ${p} ${op['x-access']}`),
+      );
+    expect(ops.sort()).toEqual([
+      'DELETE /api/v1/incidents/{id} editor',
+      'GET /api/v1/incidents viewer',
+      'GET /api/v1/incidents/{id} viewer',
+      'GET /api/v1/incidents/{id}/updates viewer',
+      'PATCH /api/v1/incidents/{id} editor',
+      'POST /api/v1/incidents editor',
+      'POST /api/v1/incidents/{id}/updates editor',
+    ]);
+  });
+
   it('deleting a monitor keeps its incidents, without the monitor reference', async () => {
     const m = await monitor('Doomed');
     const [opened] = await repos.results.writeBatch([

@@ -161,6 +161,16 @@ describe('scheduler', () => {
     expect(writes.map((w) => w.run.errorCode)).toEqual(['timeout']);
   });
 
+  it('carries the first failure of a streak (its time and error) into every write until recovery', async () => {
+    outcomes.set(1, ['up', 'down', 'down', 'down', 'up']);
+    scheduler.upsert(record(1, { interval: 60, retries: 2, retryInterval: 10 }));
+    // Retry after 10 s, the confirming re-check 1 s later, then back to the interval.
+    await vi.advanceTimersByTimeAsync(60_000 + 10_000 + 1_000 + 60_000);
+    expect(writes.map((w) => w.status)).toEqual(['up', 'up', 'up', 'down', 'up']);
+    const first = { at: T0 + 60_000, code: 'connect_refused', message: 'Connection refused' };
+    expect(writes.map((w) => w.firstFailure ?? null)).toEqual([null, first, first, first, null]);
+  });
+
   it('keeps the last 30 checks for the sparkline', async () => {
     scheduler.upsert(record(1, { interval: 10 }));
     await vi.advanceTimersByTimeAsync(400_000);
