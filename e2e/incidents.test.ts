@@ -92,6 +92,16 @@ describe('incidents', () => {
     await expect.poll(() => updates.count()).toBe(1);
     expect(await page.getByRole('link', { name: 'Payments API' }).count()).toBe(1);
 
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit incident' });
+    await edit.getByLabel('Title').fill('Card payments failing at checkout');
+    await edit.getByLabel('Severity').selectOption('major');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Card payments failing at checkout' }).waitFor();
+    expect(await page.locator('header [data-severity]').getAttribute('data-severity')).toBe(
+      'major',
+    );
+
     const form = page.getByRole('form', { name: 'Post an update' });
     await form.getByLabel('State').selectOption('identified');
     await form.getByLabel('Update').fill('A certificate on the card processor expired.');

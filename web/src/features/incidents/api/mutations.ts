@@ -1,4 +1,9 @@
-import type { IncidentCreateDraft, IncidentDetail, IncidentUpdateDraft } from '@pagewatch/contract';
+import type {
+  IncidentCreateDraft,
+  IncidentDetail,
+  IncidentEdit,
+  IncidentUpdateDraft,
+} from '@pagewatch/contract';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { incidentKeys } from './keys';
@@ -22,6 +27,15 @@ export function usePostIncidentUpdate(id: number) {
   return useMutation({
     mutationFn: (input: IncidentUpdateDraft) =>
       api<IncidentDetail>(`/incidents/${id}/updates`, { method: 'POST', body: input }),
+    onSuccess: (incident) => store(client, incident),
+  });
+}
+
+export function useEditIncident(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: IncidentEdit) =>
+      api<IncidentDetail>(`/incidents/${id}`, { method: 'PATCH', body: input }),
     onSuccess: (incident) => store(client, incident),
   });
 }

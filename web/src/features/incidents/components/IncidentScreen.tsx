@@ -9,6 +9,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useCan } from '../../auth/api/session';
 import { errorLabel } from '../../monitors/error-codes';
 import { useDeleteIncident } from '../api/mutations';
+import { EditIncidentDialog } from './EditIncidentDialog';
 import { IncidentDuration, SeverityTag, StateBadge } from './IncidentBadges';
 import { PostUpdateForm } from './PostUpdateForm';
 import { ResolveDialog } from './ResolveDialog';
@@ -41,6 +42,7 @@ function Actions({ incident }: { incident: IncidentDetail }) {
   const remove = useDeleteIncident(incident.id);
   const [resolving, setResolving] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [editing, setEditing] = useState(false);
   return (
     <div className="actions__buttons">
       {incident.state !== 'resolved' && (
@@ -48,9 +50,13 @@ function Actions({ incident }: { incident: IncidentDetail }) {
           Resolve
         </Button>
       )}
+      <Button icon="edit" onClick={() => setEditing(true)}>
+        Edit
+      </Button>
       <Button variant="ghost" icon="trash" onClick={() => setDeleting(true)}>
         Delete
       </Button>
+      {editing && <EditIncidentDialog incident={incident} open onClose={() => setEditing(false)} />}
       <ResolveDialog incident={incident} open={resolving} onClose={() => setResolving(false)} />
       <ConfirmDialog
         open={deleting}
