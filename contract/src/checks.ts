@@ -36,6 +36,8 @@ export const CheckErrorCode = z.enum([
   'internal_error',
   /** Pagewatch itself ran out of resources (file descriptors, memory): never the target's fault. */
   'overloaded',
+  // A push monitor's job said it failed (`status=down`, `/fail` or a non-zero exit status).
+  'push_reported_down',
 ]);
 export type CheckErrorCode = z.infer<typeof CheckErrorCode>;
 

@@ -10,3 +10,4 @@ export * from './incidents.js';
 export * from './events.js';
 export * from './auth.js';
 export * from './common-passwords.js';
+export * from './push.js';

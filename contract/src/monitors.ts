@@ -18,6 +18,7 @@ export const limits = {
   dnsValueMax: 1000,
   tlsWarnDaysMin: 1,
   tlsWarnDaysMax: 365,
+  graceMax: 86_400,
 } as const;
 
 export const defaults = {
@@ -29,9 +30,10 @@ export const defaults = {
   tlsPort: 443,
   /** SPEC §9: the first of the 14, 7 and 1 day expiry warnings. */
   tlsWarnDays: 14,
+  graceSeconds: 60,
 } as const;
 
-export const MonitorType = z.enum(['http', 'tcp', 'dns', 'tls']);
+export const MonitorType = z.enum(['http', 'tcp', 'dns', 'tls', 'push']);
 export type MonitorType = z.infer<typeof MonitorType>;
 
 export const MonitorStatus = z.enum(['pending', 'up', 'degraded', 'down', 'paused', 'maintenance']);
@@ -352,10 +354,27 @@ export const TlsMonitorInput = z
   })
   .superRefine(timeoutBelowInterval);
 
+/**
+ * A push (heartbeat) monitor: nothing is fetched; a job calls its push URL at least every
+ * `interval` seconds, and the monitor counts a miss when `graceSeconds` more pass without a
+ * ping. The URL's token is made by the server, never sent. `timeout` is not used, so it is
+ * not held below the interval.
+ */
+export const PushMonitorInput = z.strictObject({
+  type: z.literal('push'),
+  ...common,
+  graceSeconds: z
+    .number({ error: 'Enter the grace period in seconds' })
+    .int('Whole seconds only')
+    .min(0, 'The grace period cannot be negative')
+    .max(limits.graceMax, 'The grace period is at most a day (86,400 seconds)')
+    .default(defaults.graceSeconds),
+});
+
 /** What a client sends to create or replace a monitor. */
 export const MonitorInput = z.discriminatedUnion(
   'type',
-  [HttpMonitorInput, TcpMonitorInput, DnsMonitorInput, TlsMonitorInput],
+  [HttpMonitorInput, TcpMonitorInput, DnsMonitorInput, TlsMonitorInput, PushMonitorInput],
   { error: 'Choose a monitor type' },
 );
 export type MonitorInput = z.infer<typeof MonitorInput>;
@@ -452,12 +471,31 @@ export const TlsMonitor = z.object({
 });
 export type TlsMonitor = z.infer<typeof TlsMonitor>;
 
+export const PushMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('push'),
+  graceSeconds: z.number().int(),
+  /** The secret of the push URL; null for viewers, who may not send pings (SPEC §6). */
+  pushToken: z.string().nullable(),
+  /**
+   * The push URL: absolute when the server knows its public URL (PAGEWATCH_PUBLIC_URL),
+   * otherwise the path, to resolve against the app's origin. Null when pushToken is.
+   */
+  pushUrl: z.string().nullable(),
+  /** The token's first four characters, shown to everyone to tell tokens apart. */
+  pushTokenHint: z.string(),
+  /** When the last ping arrived; null before the first. */
+  lastPingAt: z.iso.datetime().nullable(),
+});
+export type PushMonitor = z.infer<typeof PushMonitor>;
+
 /** The full monitor: common fields and state plus its type's settings. */
 export const Monitor = z.discriminatedUnion('type', [
   HttpMonitor,
   TcpMonitor,
   DnsMonitor,
   TlsMonitor,
+  PushMonitor,
 ]);
 export type Monitor = z.infer<typeof Monitor>;
 

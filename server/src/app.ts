@@ -18,6 +18,7 @@ import { monitorRoutes } from './http/routes/api/monitors.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
 import { healthRoutes } from './http/routes/public/health.js';
 import { metricsRoute } from './http/routes/public/metrics.js';
+import { pushRoutes } from './http/routes/public/push.js';
 
 export const VERSION = '0.1.0';
 
@@ -85,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const api = new ApiRegistry();
   healthRoutes(app, deps.ping);
   metricsRoute(app, deps.metrics);
+  await pushRoutes(app, deps.services);
   authRoutes(app, api, deps.services);
   userRoutes(app, api, deps.services);
   monitorRoutes(app, api, deps.services);

@@ -84,6 +84,7 @@ export async function composePagewatch(
     instanceKey,
     authCache: new AuthCache(),
     setupToken,
+    publicUrl: config.publicUrl ?? null,
   };
   services.summaries = engine ? new MonitorSummaryCache(services) : null;
   const app = await buildApp({

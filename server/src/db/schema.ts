@@ -31,6 +31,13 @@ export interface MonitorsTable {
   recent: Generated<string>;
   created_at: Millis;
   updated_at: Millis;
+  /** The push URL's token (push monitors only). */
+  push_token: string | null;
+  /** SHA-256 hex of push_token; pings are looked up by it. */
+  push_token_hash: string | null;
+  last_ping_at: Millis | null;
+  /** When a run signalled `/start` and has not finished yet. */
+  push_started_at: Millis | null;
 }
 
 export interface CheckResultsTable {

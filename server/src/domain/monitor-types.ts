@@ -16,6 +16,8 @@ const traits: { [T in MonitorType]: TypeTraits<T> } = {
   tcp: { target: (s) => hostPort(s.host, s.port) },
   dns: { target: (s) => `${s.recordType} ${s.host}${s.resolver === '' ? '' : ` @ ${s.resolver}`}` },
   tls: { target: (s) => hostPort(s.host, s.port) },
+  // Nothing is fetched: the job calls in. The URL's token is a secret, never a list's text.
+  push: { target: () => 'push' },
 };
 
 export const monitorTarget = (m: MonitorRecord): string =>

@@ -40,6 +40,10 @@ export interface MonitorRecord extends Omit<Common, 'type'> {
   recent: RecentEntry[];
   createdAt: number;
   updatedAt: number;
+  /** Push monitors: the push URL's token (absent or null on other types). */
+  pushToken?: string | null;
+  /** Push monitors: when the last ping arrived; null before the first. */
+  lastPingAt?: number | null;
 }
 
 /** The settings of a monitor known to be of `type` (a registry entry's own type). */

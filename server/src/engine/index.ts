@@ -1,3 +1,4 @@
+import type { CheckRun } from '../domain/check-run.js';
 import type { Repositories } from '../db/repositories/index.js';
 import { incidentEvent } from '../domain/incidents.js';
 import type { Clock } from '../lib/clock.js';
@@ -51,7 +52,9 @@ export function createEngine(deps: EngineDeps) {
     clock: deps.clock,
     logger,
     concurrency: deps.concurrency,
-    run: (monitor, signal) => checkTypes[monitor.type].run(monitor, { signal }, deps.options ?? {}),
+    run: (monitor, signal) =>
+      checkTypes[monitor.type].run(monitor, { signal, now: deps.clock.now() }, deps.options ?? {}),
+    notBefore: (monitor) => checkTypes[monitor.type].notBefore?.(monitor) ?? null,
     record: (write) => {
       metrics.checks.inc({ outcome: write.run.outcome });
       writer.enqueue(write);
@@ -91,6 +94,7 @@ export function createEngine(deps: EngineDeps) {
       logger.info({ monitors: monitors.length }, 'scheduler started');
     },
     checkNow: (id: number) => scheduler.checkNow(id),
+    pushResult: (id: number, run: CheckRun, at: number) => scheduler.pushResult(id, run, at),
     /** Stops scheduling, lets running checks end (they are bounded by their timeout), writes what is left. */
     async stop(): Promise<void> {
       unsubscribe();

@@ -37,6 +37,8 @@ export interface SchedulerDeps {
   stalls?: { stalledWithin(from: number, to: number): number };
   /** Called when a result is thrown away because Pagewatch itself was overloaded. */
   onDiscard?: (reason: Exclude<OverloadVerdict, null>, monitorId: number) => void;
+  /** The earliest a monitor's check may run (types whose results arrive by push); null: as planned. */
+  notBefore?: (monitor: MonitorRecord) => number | null;
 }
 
 /**
@@ -104,6 +106,44 @@ export class Scheduler {
     if (!entry || this.stopped) return false;
     if (!entry.running) {
       this.reschedule(entry, this.deps.clock.now());
+      this.arm();
+    }
+    return true;
+  }
+
+  /**
+   * A result that arrived instead of being fetched (a push ping): applied and recorded like a
+   * check's, at `at`, and the monitor's next check is put off to when the type says it is
+   * due again. False when the monitor isn't scheduled here (paused, unknown, not loaded yet).
+   */
+  pushResult(id: number, run: CheckRun, at: number): boolean {
+    const entry = this.entries.get(id);
+    if (!entry || this.stopped) return false;
+    const m = entry.monitor;
+    const transition = applyOutcome(m.state, run.outcome, m.retries);
+    m.state = transition.next;
+    m.recent = pushRecent(m.recent, [run.outcome, run.latencyMs]);
+    m.lastCheck = {
+      at,
+      outcome: run.outcome,
+      latencyMs: run.latencyMs,
+      httpStatus: run.httpStatus,
+      errorCode: run.errorCode,
+      errorMessage: run.errorMessage,
+    };
+    m.lastPingAt = at;
+    this.deps.record({
+      monitorId: id,
+      at,
+      run,
+      status: transition.next.status,
+      failures: transition.next.failures,
+      recent: m.recent,
+      flip: transition.flip,
+    });
+    // A check in flight reschedules itself when it ends, and notBefore holds it then.
+    if (!entry.running) {
+      this.reschedule(entry, this.deps.notBefore?.(m) ?? at + m.interval * 1000);
       this.arm();
     }
     return true;
@@ -181,6 +221,16 @@ export class Scheduler {
 
   private async execute(entry: Entry, due: number, startedAt: number): Promise<void> {
     const monitor = entry.monitor;
+    // A push monitor's check is only due when nothing arrived in time; until then, wait.
+    const notBefore = this.deps.notBefore?.(monitor) ?? null;
+    if (notBefore !== null && notBefore > startedAt) {
+      entry.running = false;
+      if (this.entries.get(monitor.id) === entry && !this.stopped) {
+        this.reschedule(entry, notBefore);
+        this.arm();
+      }
+      return;
+    }
     let run: CheckRun;
     try {
       run = await this.deps.run(monitor, this.abort.signal);

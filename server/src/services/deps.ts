@@ -1,3 +1,4 @@
+import type { CheckRun } from '../domain/check-run.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/crypto.js';
@@ -8,6 +9,8 @@ import type { MonitorSummaryCache } from './monitors/summary-cache.js';
 /** Asks the check engine to run a monitor now; absent when this process runs no scheduler. */
 export interface CheckTrigger {
   checkNow(monitorId: number): boolean;
+  /** Hands the engine a result that arrived (a push ping); false if it isn't scheduling the monitor. */
+  pushResult(monitorId: number, run: CheckRun, at: number): boolean;
 }
 
 export interface ServiceDeps {
@@ -22,6 +25,8 @@ export interface ServiceDeps {
   authCache: AuthCache;
   /** One-time token for first-run setup from another machine; printed in the log. */
   setupToken: string;
+  /** PAGEWATCH_PUBLIC_URL: where people and jobs reach this instance, when configured. */
+  publicUrl?: string | null;
   /** The dashboard list kept in memory; null where results don't pass through this process. */
   summaries?: MonitorSummaryCache | null;
 }

@@ -35,6 +35,8 @@ const columns = [
   'recent',
   'created_at',
   'updated_at',
+  'push_token',
+  'last_ping_at',
 ] as const;
 
 type Row = Pick<Selectable<MonitorsTable>, (typeof columns)[number]>;
@@ -72,7 +74,30 @@ function toRecord(row: Row): MonitorRecord {
     recent,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.push_token === null ? {} : { pushToken: row.push_token, lastPingAt: row.last_ping_at }),
   };
+}
+
+/** A push URL's token and its SHA-256 hex, as the service made them. */
+export interface PushTokenWrite {
+  token: string;
+  hash: string;
+}
+
+const pushColumns = (push: PushTokenWrite | null) => ({
+  push_token: push?.token ?? null,
+  push_token_hash: push?.hash ?? null,
+  ...(push ? {} : { last_ping_at: null, push_started_at: null }),
+});
+
+/** What a ping needs to know about the monitor its token names. */
+export interface PushTarget {
+  id: number;
+  type: string;
+  paused: boolean;
+  degradedThresholdMs: number | null;
+  token: string;
+  startedAt: number | null;
 }
 
 function definitionColumns(input: MonitorInput) {
@@ -102,21 +127,40 @@ export interface UptimeRow {
 /** Monitor definitions and their persisted state. */
 export function monitorsRepository(db: Kysely<DB>) {
   return {
-    async insert(input: MonitorInput, now: number): Promise<MonitorRecord> {
+    async insert(
+      input: MonitorInput,
+      now: number,
+      push: PushTokenWrite | null = null,
+    ): Promise<MonitorRecord> {
       const row = await db
         .insertInto('monitors')
-        .values({ ...definitionColumns(input), created_at: now, updated_at: now })
+        .values({
+          ...definitionColumns(input),
+          ...(push ? pushColumns(push) : {}),
+          created_at: now,
+          updated_at: now,
+        })
         .returning(columns)
         .executeTakeFirstOrThrow();
       return toRecord(row);
     },
 
-    /** Replaces the definition; a changed type or target starts over from pending. */
-    async replace(id: number, input: MonitorInput, now: number, resetState: boolean) {
+    /**
+     * Replaces the definition; a changed type or target starts over from pending. `push`
+     * sets (or with null clears) the push token; undefined keeps it.
+     */
+    async replace(
+      id: number,
+      input: MonitorInput,
+      now: number,
+      resetState: boolean,
+      push?: PushTokenWrite | null,
+    ) {
       const row = await db
         .updateTable('monitors')
         .set({
           ...definitionColumns(input),
+          ...(push === undefined ? {} : pushColumns(push)),
           updated_at: now,
           ...(resetState ? { status: 'pending', failures: 0, status_changed_at: null } : {}),
         })
@@ -134,6 +178,52 @@ export function monitorsRepository(db: Kysely<DB>) {
         .returning(columns)
         .executeTakeFirst();
       return row ? toRecord(row) : null;
+    },
+
+    /** A new token for the push URL; the old one stops working at once. */
+    async setPushToken(
+      id: number,
+      push: PushTokenWrite,
+      now: number,
+    ): Promise<MonitorRecord | null> {
+      const row = await db
+        .updateTable('monitors')
+        .set({ push_token: push.token, push_token_hash: push.hash, updated_at: now })
+        .where('id', '=', id)
+        .returning(columns)
+        .executeTakeFirst();
+      return row ? toRecord(row) : null;
+    },
+
+    async findPushTarget(tokenHash: string): Promise<PushTarget | null> {
+      const row = await db
+        .selectFrom('monitors')
+        .select(['id', 'type', 'paused', 'degraded_threshold_ms', 'push_token', 'push_started_at'])
+        .where('push_token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      return row && row.push_token !== null
+        ? {
+            id: row.id,
+            type: row.type,
+            paused: row.paused === 1,
+            degradedThresholdMs: row.degraded_threshold_ms,
+            token: row.push_token,
+            startedAt: row.push_started_at,
+          }
+        : null;
+    },
+
+    async markPushStarted(id: number, at: number): Promise<void> {
+      await db.updateTable('monitors').set({ push_started_at: at }).where('id', '=', id).execute();
+    },
+
+    /** A finished run's ping: remembered as the last one; its start is used up. */
+    async markPinged(id: number, at: number): Promise<void> {
+      await db
+        .updateTable('monitors')
+        .set({ last_ping_at: at, push_started_at: null })
+        .where('id', '=', id)
+        .execute();
     },
 
     /**

@@ -1,4 +1,5 @@
 import type { MonitorType } from '@pagewatch/contract';
+import { heartbeatDueAt, missedHeartbeat } from '../../domain/heartbeat.js';
 import { settingsOf, type MonitorRecord } from '../../domain/monitor.js';
 import type { CheckContext, CheckRun } from './types.js';
 import { runHttpCheck } from './http/index.js';
@@ -14,6 +15,11 @@ export interface EngineOptions {
 
 export interface CheckType {
   run(monitor: MonitorRecord, ctx: CheckContext, options: EngineOptions): Promise<CheckRun>;
+  /**
+   * Types whose results arrive on their own (push): the earliest the scheduled check may
+   * run, given what arrived; a check due before then is put off. Null: run as planned.
+   */
+  notBefore?(monitor: MonitorRecord): number | null;
 }
 
 /** One line per check type; the engine knows no type by name anywhere else. */
@@ -63,5 +69,10 @@ export const checkTypes: Record<MonitorType, CheckType> = {
         },
         ctx,
       ),
+  },
+  push: {
+    // The scheduled check runs only once no ping came in time (notBefore), so it is a miss.
+    run: (m, ctx) => Promise.resolve(missedHeartbeat(m, ctx.now ?? Date.now())),
+    notBefore: heartbeatDueAt,
   },
 };

@@ -1,4 +1,5 @@
-import type { Monitor } from '@pagewatch/contract';
+import { atLeast, type Monitor } from '@pagewatch/contract';
+import { actorRole, type RequestContext } from '../../domain/actor.js';
 import { displayStatus } from '../../domain/monitor-state.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
 import { presentLastCheck } from '../../services/monitors/present-summary.js';
@@ -7,8 +8,36 @@ export { countByStatus, presentSummary } from '../../services/monitors/present-s
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/** Who the monitor is shown to: what they may see and where this instance is reached. */
+export interface MonitorView {
+  /** Editors and above see push tokens; a viewer could otherwise send pings (SPEC §6). */
+  secrets: boolean;
+  publicUrl: string | null;
+}
+
+export const monitorView = (
+  ctx: RequestContext,
+  publicUrl: string | null | undefined,
+): MonitorView => {
+  const role = actorRole(ctx.actor);
+  return { secrets: role !== null && atLeast(role, 'editor'), publicUrl: publicUrl ?? null };
+};
+
+function pushFields(m: MonitorRecord, view: MonitorView) {
+  if (m.type !== 'push') return {};
+  const token = m.pushToken ?? '';
+  const path = `/api/push/${token}`;
+  const shown = view.secrets && token !== '';
+  return {
+    pushToken: shown ? token : null,
+    pushUrl: shown ? (view.publicUrl ? new URL(path, view.publicUrl).href : path) : null,
+    pushTokenHint: token.slice(0, 4),
+    lastPingAt: iso(m.lastPingAt ?? null),
+  };
+}
+
 /** The full monitor, definition included, for its page and its edit form. */
-export function presentMonitor(m: MonitorRecord): Monitor {
+export function presentMonitor(m: MonitorRecord, view: MonitorView): Monitor {
   return {
     id: m.id,
     status: displayStatus(m.state, m.paused),
@@ -27,5 +56,6 @@ export function presentMonitor(m: MonitorRecord): Monitor {
     tags: m.tags,
     description: m.description,
     paused: m.paused,
+    ...pushFields(m, view),
   } as Monitor; // settings and type were validated together by MonitorInput when stored
 }

@@ -3,13 +3,15 @@ import type { RequestContext } from '../../domain/actor.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
+import { newPushToken } from '../push/token.js';
 
 export async function createMonitor(
   deps: ServiceDeps,
   ctx: RequestContext,
   input: MonitorInput,
 ): Promise<MonitorRecord> {
-  const monitor = await deps.repos.monitors.insert(input, deps.clock.now());
+  const push = input.type === 'push' ? newPushToken() : null;
+  const monitor = await deps.repos.monitors.insert(input, deps.clock.now(), push);
   await audit(
     deps,
     ctx,

@@ -4,6 +4,7 @@ import { splitInput, type MonitorRecord } from '../../domain/monitor.js';
 import { notFound } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
+import { newPushToken } from '../push/token.js';
 
 /** Names of the fields whose value differs; values stay out of the audit log (headers hold secrets). */
 function changedFields(before: MonitorRecord, input: MonitorInput): string[] {
@@ -24,9 +25,20 @@ export async function updateMonitor(
   const before = await deps.repos.monitors.findById(id);
   if (!before) throw notFound('Monitor');
   const { settings } = splitInput(input);
+  // A push monitor's settings (its grace period) say when, not what: no new target.
   const retargeted =
-    before.type !== input.type || JSON.stringify(before.settings) !== JSON.stringify(settings);
-  const monitor = await deps.repos.monitors.replace(id, input, deps.clock.now(), retargeted);
+    before.type !== input.type ||
+    (input.type !== 'push' && JSON.stringify(before.settings) !== JSON.stringify(settings));
+  // Becoming a push monitor makes a token; leaving the type retires it, so old pings 404.
+  const push =
+    input.type === 'push'
+      ? before.pushToken
+        ? undefined
+        : newPushToken()
+      : before.pushToken
+        ? null
+        : undefined;
+  const monitor = await deps.repos.monitors.replace(id, input, deps.clock.now(), retargeted, push);
   if (!monitor) throw notFound('Monitor');
   const changed = changedFields(before, input);
   await audit(

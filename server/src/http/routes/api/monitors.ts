@@ -20,13 +20,22 @@ import { setMonitorPaused } from '../../../services/monitors/pause.js';
 import { removeMonitor } from '../../../services/monitors/remove.js';
 import { updateMonitor } from '../../../services/monitors/update.js';
 import type { ServiceDeps } from '../../../services/deps.js';
-import { countByStatus, presentMonitor, presentSummary } from '../../presenters/monitors.js';
+import { rotatePushToken } from '../../../services/push/token.js';
+import type { RequestContext } from '../../../domain/actor.js';
+import {
+  countByStatus,
+  monitorView,
+  presentMonitor,
+  presentSummary,
+} from '../../presenters/monitors.js';
 import type { ApiRegistry } from '../../route.js';
 
 const tag = 'monitors';
 const base = '/api/v1/monitors';
 
 export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: ServiceDeps): void {
+  const view = (ctx: RequestContext) => monitorView(ctx, deps.publicUrl);
+
   api.add(app, {
     method: 'GET',
     url: base,
@@ -55,7 +64,7 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     handler: async ({ body, reply, ctx }) => {
       const monitor = await createMonitor(deps, ctx, body);
       void reply.header('location', `${base}/${monitor.id}`);
-      return presentMonitor(monitor);
+      return presentMonitor(monitor, view(ctx));
     },
   });
 
@@ -67,7 +76,8 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     summary: 'One monitor with its definition and current status',
     params: MonitorIdParams,
     responses: { 200: Monitor },
-    handler: async ({ params }) => presentMonitor(await getMonitor(deps, params.id)),
+    handler: async ({ params, ctx }) =>
+      presentMonitor(await getMonitor(deps, params.id), view(ctx)),
   });
 
   api.add(app, {
@@ -80,7 +90,7 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     body: MonitorInput,
     responses: { 200: Monitor },
     handler: async ({ params, body, ctx }) =>
-      presentMonitor(await updateMonitor(deps, ctx, params.id, body)),
+      presentMonitor(await updateMonitor(deps, ctx, params.id, body), view(ctx)),
   });
 
   api.add(app, {
@@ -107,9 +117,21 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
       params: MonitorIdParams,
       responses: { 200: Monitor },
       handler: async ({ params, ctx }) =>
-        presentMonitor(await setMonitorPaused(deps, ctx, params.id, paused)),
+        presentMonitor(await setMonitorPaused(deps, ctx, params.id, paused), view(ctx)),
     });
   }
+
+  api.add(app, {
+    method: 'POST',
+    url: `${base}/:id/push-token`,
+    access: 'editor',
+    tag,
+    summary: "Replace a push monitor's token; the old push URL stops working at once",
+    params: MonitorIdParams,
+    responses: { 200: Monitor },
+    handler: async ({ params, ctx }) =>
+      presentMonitor(await rotatePushToken(deps, ctx, params.id), view(ctx)),
+  });
 
   api.add(app, {
     method: 'POST',
