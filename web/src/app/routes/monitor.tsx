@@ -5,22 +5,27 @@ import { LatencyPanel } from '../../features/monitors/components/LatencyPanel';
 import { MonitorSettings } from '../../features/monitors/components/MonitorSettings';
 import { MonitorHeader } from '../../features/monitors/components/MonitorHeader';
 import { UptimeSummary } from '../../features/monitors/components/UptimeSummary';
+import { displayOf } from '../../features/monitors/kinds/display';
 import { WithMonitor } from './WithMonitor';
 
 function MonitorRoute() {
   return (
     <WithMonitor rows={5}>
-      {(monitor) => (
-        <>
-          <title>{`${monitor.name} · Pagewatch`}</title>
-          <MonitorHeader monitor={monitor} />
-          <UptimeSummary monitorId={monitor.id} />
-          <LatencyPanel monitorId={monitor.id} />
-          <MonitorIncidents monitorId={monitor.id} />
-          <MonitorSettings monitor={monitor} />
-          <ChecksTable monitorId={monitor.id} />
-        </>
-      )}
+      {(monitor) => {
+        const { Panel } = displayOf(monitor);
+        return (
+          <>
+            <title>{`${monitor.name} · Pagewatch`}</title>
+            <MonitorHeader monitor={monitor} />
+            {Panel && <Panel monitor={monitor} />}
+            <UptimeSummary monitorId={monitor.id} />
+            <LatencyPanel monitorId={monitor.id} />
+            <MonitorIncidents monitorId={monitor.id} />
+            <MonitorSettings monitor={monitor} />
+            <ChecksTable monitorId={monitor.id} />
+          </>
+        );
+      }}
     </WithMonitor>
   );
 }

@@ -29,6 +29,7 @@ export const checkErrorLabel: Record<CheckErrorCode, string> = {
   protocol_error: 'Protocol error',
   internal_error: 'Internal checker error',
   overloaded: 'Pagewatch overloaded',
+  push_reported_down: 'Job reported a failure',
 };
 
 export function errorLabel(code: string | null): string | null {

@@ -81,3 +81,12 @@ export function useCheckNow(id: number) {
     mutationFn: () => api<void>(`/monitors/${id}/check-now`, { method: 'POST' }),
   });
 }
+
+/** A new push URL; the old one stops working at once. */
+export function useRotatePushToken(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<Monitor>(`/monitors/${id}/push-token`, { method: 'POST' }),
+    onSuccess: (monitor) => storeMonitor(client, monitor),
+  });
+}

@@ -47,6 +47,9 @@ const CheckRow = memo(function CheckRow({ check: c }: { check: CheckResult }) {
             </span>
             {c.errorMessage && <span className="crow__message">{c.errorMessage}</span>}
           </>
+        ) : c.errorMessage ? (
+          // A note the job sent with a good ping (push monitors).
+          <span className="crow__message">{c.errorMessage}</span>
         ) : (
           <span className="muted">—</span>
         )}

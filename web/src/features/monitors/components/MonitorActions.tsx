@@ -5,6 +5,7 @@ import { Button, ButtonLink } from '../../../components/ui/Button';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { ErrorNotice } from '../../../components/ui/Notice';
 import { useCheckNow, useDeleteMonitor, usePauseMonitor } from '../api/mutations';
+import { displayOf } from '../kinds/display';
 
 /** Pause/resume, check now, edit and delete, each with its own error shown beside the buttons. */
 export function MonitorActions({ monitor }: { monitor: Monitor }) {
@@ -25,18 +26,20 @@ export function MonitorActions({ monitor }: { monitor: Monitor }) {
   return (
     <div className="actions">
       <div className="actions__buttons">
-        <Button
-          icon="refresh"
-          busy={checkNow.isPending}
-          disabled={monitor.paused}
-          title={monitor.paused ? 'Resume the monitor to run checks' : undefined}
-          onClick={() => {
-            pause.reset();
-            checkNow.mutate(undefined, { onSuccess: () => setQueued(true) });
-          }}
-        >
-          Check now
-        </Button>
+        {!displayOf(monitor).passive && (
+          <Button
+            icon="refresh"
+            busy={checkNow.isPending}
+            disabled={monitor.paused}
+            title={monitor.paused ? 'Resume the monitor to run checks' : undefined}
+            onClick={() => {
+              pause.reset();
+              checkNow.mutate(undefined, { onSuccess: () => setQueued(true) });
+            }}
+          >
+            Check now
+          </Button>
+        )}
         <Button
           icon={monitor.paused ? 'play' : 'pause'}
           busy={pause.isPending}

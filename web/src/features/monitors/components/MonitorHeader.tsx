@@ -43,7 +43,7 @@ export function MonitorHeader({ monitor }: { monitor: Monitor }) {
       </div>
       <div className="mhead__meta">
         {kind.headerTarget(monitor)}
-        <span>Every {formatSeconds(monitor.interval)}</span>
+        <span>{kind.cadence?.(monitor) ?? `Every ${formatSeconds(monitor.interval)}`}</span>
         {monitor.statusChangedAt && (
           <span>
             Status since <RelativeTime iso={monitor.statusChangedAt} />

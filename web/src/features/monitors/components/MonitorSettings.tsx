@@ -5,16 +5,17 @@ import { displayOf } from '../kinds/display';
 
 /** What the check does, at a glance. HTTP header values are left out: they often hold secrets. */
 export function MonitorSettings({ monitor: m }: { monitor: Monitor }) {
+  const kind = displayOf(m);
   const rows: [string, ReactNode][] = [
-    ['Interval', `Every ${formatSeconds(m.interval)}`],
-    ['Timeout', formatSeconds(m.timeout)],
+    ['Interval', kind.cadence?.(m) ?? `Every ${formatSeconds(m.interval)}`],
+    ...(kind.passive ? [] : [['Timeout', formatSeconds(m.timeout)] as [string, ReactNode]]),
     [
       'Confirm failures',
       m.retries === 0
         ? 'Down on the first failure'
         : `${plural(m.retries, 'retry', 'retries')}${m.retryInterval ? `, every ${formatSeconds(m.retryInterval)}` : ''}`,
     ],
-    ...displayOf(m).settings(m),
+    ...kind.settings(m),
     [
       'Degraded above',
       m.degradedThresholdMs === null ? 'No threshold' : `${formatCount(m.degradedThresholdMs)} ms`,

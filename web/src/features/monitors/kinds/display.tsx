@@ -1,7 +1,9 @@
 import type { Monitor, MonitorType } from '@pagewatch/contract';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Icon } from '../../../components/ui/Icon';
-import { plural } from '../../../lib/format';
+import { RelativeTime } from '../../../components/ui/RelativeTime';
+import { formatSeconds, plural } from '../../../lib/format';
+import { PushUrlPanel } from '../components/PushUrlPanel';
 
 type Of<T extends MonitorType> = Extract<Monitor, { type: T }>;
 
@@ -16,6 +18,12 @@ interface KindDisplay<T extends MonitorType> {
   settings(m: Of<T>): [string, ReactNode][];
   /** A warning flag for the header, if any. */
   flag?(m: Of<T>): ReactNode;
+  /** How often, in words, where it is not "Every 1 min" (types nothing times). */
+  cadence?(m: Of<T>): string;
+  /** Results arrive on their own (push): no timeout, no "check now". */
+  passive?: boolean;
+  /** A panel of the monitor page, under the uptime summary. */
+  Panel?: ComponentType<{ monitor: Of<T> }>;
 }
 
 function keywordText(k: NonNullable<Of<'http'>['keyword']>): string {
@@ -141,6 +149,23 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
           Any issuer accepted
         </span>
       ),
+  },
+  push: {
+    label: 'Push',
+    target: () => 'push',
+    headerTarget: () => (
+      <span className="mhead__url">
+        <span className="mhead__method">PUSH</span>
+        <span className="mhead__href">Heartbeat from a job</span>
+      </span>
+    ),
+    settings: (m) => [
+      ['Grace period', m.graceSeconds > 0 ? formatSeconds(m.graceSeconds) : 'None'],
+      ['Last ping', m.lastPingAt ? <RelativeTime iso={m.lastPingAt} /> : 'None yet'],
+    ],
+    cadence: (m) => `Expected every ${formatSeconds(m.interval)}`,
+    passive: true,
+    Panel: PushUrlPanel,
   },
 };
 

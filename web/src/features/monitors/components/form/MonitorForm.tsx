@@ -16,6 +16,7 @@ import type { SectionProps, TextKey } from './section-props';
 import { BasicsSection, DetailsSection, ScheduleSection } from './sections-general';
 import { formKinds, monitorTypes } from './kinds';
 import { HttpTargetFields, RequestSection, ResponseSection } from './sections-http';
+import { PushScheduleSection, PushTargetNote } from './sections-push';
 import { TcpExchangeSection, TcpTargetFields } from './sections-tcp';
 import { DnsAnswerSection, DnsTargetFields } from './sections-dns';
 import { TlsCertificateSection, TlsTargetFields } from './sections-tls';
@@ -24,10 +25,14 @@ import { useMonitorForm } from './useMonitorForm';
 // Form fields shared by every type; `type` and `paused` are not edited as fields here.
 const commonFields: string[] = monitorCommonKeys.filter((k) => k !== 'type' && k !== 'paused');
 
-/** Per type: the fields after the name, and the sections between the schedule and the details. */
+/**
+ * Per type: the fields after the name, the schedule (when the common one does not fit), and
+ * the sections between the schedule and the details.
+ */
 const kindSections: {
   [T in MonitorType]: {
     Target: ComponentType<SectionProps>;
+    Schedule?: ComponentType<SectionProps>;
     sections: ComponentType<SectionProps>[];
   };
 } = {
@@ -35,6 +40,7 @@ const kindSections: {
   tcp: { Target: TcpTargetFields, sections: [TcpExchangeSection] },
   dns: { Target: DnsTargetFields, sections: [DnsAnswerSection] },
   tls: { Target: TlsTargetFields, sections: [TlsCertificateSection] },
+  push: { Target: PushTargetNote, Schedule: PushScheduleSection, sections: [] },
 };
 
 const typeOptions = monitorTypes.map((t) => ({ value: t, label: formKinds[t].label }));
@@ -53,7 +59,7 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
   const fields = [...commonFields, ...formKinds[v.type].fields];
   const isKnown = (key: string) =>
     fields.some((f) => (f.endsWith('.') ? key.startsWith(f) : key === f));
-  const { Target, sections } = kindSections[v.type];
+  const { Target, Schedule = ScheduleSection, sections } = kindSections[v.type];
   const orphans = Object.entries(form.serverErrors).filter(([key]) => !isKnown(key));
   const fieldErrorCount = Object.keys(form.shownErrors).filter(isKnown).length;
   const otherError =
@@ -96,7 +102,7 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
         target={<Target {...section} />}
       />
 
-      <ScheduleSection {...section} />
+      <Schedule {...section} />
 
       {sections.map((Section, i) => (
         <Section key={`${v.type}-${i}`} {...section} />

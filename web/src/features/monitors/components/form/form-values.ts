@@ -49,6 +49,7 @@ export interface FormValues {
   servername: string;
   warnDays: string;
   ignoreTrust: boolean;
+  graceSeconds: string;
   tags: string;
   description: string;
   paused: boolean;
@@ -88,6 +89,7 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   servername: '',
   warnDays: '14',
   ignoreTrust: false,
+  graceSeconds: '60',
   tags: '',
   description: '',
   paused: false,
@@ -138,7 +140,8 @@ export type NumberField =
   | 'degradedThresholdMs'
   | 'maxRedirects'
   | 'port'
-  | 'warnDays';
+  | 'warnDays'
+  | 'graceSeconds';
 
 /** Reads a number field: undefined when empty (or not a number, which is noted). */
 export type ReadNumber = (field: NumberField) => number | undefined;

@@ -129,6 +129,12 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
     }),
     fields: ['host', 'port', 'servername', 'warnDays', 'ignoreTrust'],
   },
+  push: {
+    label: 'Push',
+    values: (m) => ({ graceSeconds: String(m.graceSeconds) }),
+    draft: (v, num) => ({ settings: { graceSeconds: num('graceSeconds') } }),
+    fields: ['graceSeconds'],
+  },
 };
 
 export const monitorTypes = Object.keys(formKinds) as MonitorType[];

@@ -1,0 +1,76 @@
+import { Field } from '../../../../components/ui/Field';
+import { formatSeconds } from '../../../../lib/format';
+import type { SectionProps } from './section-props';
+import { DegradedField } from './sections-general';
+
+function secondsNow(text: string): string {
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 ? ` Now: ${formatSeconds(n)}.` : '';
+}
+
+/** Where a push monitor's target would be: there is none to type; the job calls in. */
+export function PushTargetNote() {
+  return (
+    <p className="form__note" data-testid="push-note">
+      Nothing is fetched: your job (a cron entry, a backup script) calls the monitor’s push URL each
+      time it runs. Pagewatch makes the URL when you create the monitor and shows it on the
+      monitor’s page, with examples.
+    </p>
+  );
+}
+
+/** The schedule of a push monitor: how often pings are expected and how late they may be. */
+export function PushScheduleSection(props: SectionProps) {
+  const { v, errorFor, text } = props;
+  return (
+    <fieldset className="form__section">
+      <legend className="form__legend">Schedule</legend>
+      <div className="form__grid form__grid--narrow">
+        <Field
+          name="interval"
+          label="Expected every (seconds)"
+          error={errorFor('interval')}
+          hint={`How often the job runs; 10 to 86,400.${secondsNow(v.interval)}`}
+        >
+          {(p) => <input {...p} className="input" inputMode="numeric" {...text('interval')} />}
+        </Field>
+        <Field
+          name="graceSeconds"
+          label="Grace period (seconds)"
+          error={errorFor('graceSeconds')}
+          hint={`How late a ping may be before it counts as missed; 0 to 86,400.${secondsNow(v.graceSeconds)}`}
+        >
+          {(p) => <input {...p} className="input" inputMode="numeric" {...text('graceSeconds')} />}
+        </Field>
+        <Field
+          name="retries"
+          label="Misses before down"
+          error={errorFor('retries')}
+          hint="Missed or failed runs confirmed again before alerting; 0 to 10."
+        >
+          {(p) => <input {...p} className="input" inputMode="numeric" {...text('retries')} />}
+        </Field>
+        <Field
+          name="retryInterval"
+          label="Confirm after (seconds)"
+          error={errorFor('retryInterval')}
+          hint="Optional. Wait this long for a late ping before confirming a miss."
+        >
+          {(p) => (
+            <input
+              {...p}
+              className="input"
+              inputMode="numeric"
+              placeholder="Same as expected"
+              {...text('retryInterval')}
+            />
+          )}
+        </Field>
+        <DegradedField
+          {...props}
+          hint="Runs that report a longer duration (ping=, or /start then success) count as degraded."
+        />
+      </div>
+    </fieldset>
+  );
+}
