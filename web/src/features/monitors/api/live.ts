@@ -117,9 +117,14 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
 function patchMonitor(client: QueryClient, id: number, events: ServerEvent[]) {
   for (const event of events) {
     if (event.kind === 'result') {
-      client.setQueryData<Monitor>(monitorKeys.detail(id), (m) =>
-        m ? { ...m, status: event.status, lastCheck: lastCheckOf(event.result) } : m,
-      );
+      client.setQueryData<Monitor>(monitorKeys.detail(id), (m) => {
+        if (!m) return m;
+        const next: Monitor = { ...m, status: event.status, lastCheck: lastCheckOf(event.result) };
+        // On a push monitor every result but a missed deadline is a ping that arrived.
+        return next.type === 'push' && event.result.errorCode !== 'heartbeat_missed'
+          ? { ...next, lastPingAt: event.result.at }
+          : next;
+      });
       client.setQueryData<InfiniteData<CheckPage, number | null>>(
         monitorKeys.checks(id),
         (data) => {
