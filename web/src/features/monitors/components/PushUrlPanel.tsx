@@ -59,7 +59,7 @@ export function PushUrlPanel({ monitor }: { monitor: PushMonitor }) {
         )}
       </div>
       <p className="push__intro">
-        Call this URL each time the job runs, by GET or POST. Pagewatch expects a ping every{' '}
+        The job calls this URL each time it runs, by GET or POST. Pagewatch expects a ping every{' '}
         {formatSeconds(monitor.interval)}
         {grace > 0 ? `, and waits ${formatSeconds(grace)} longer` : ''} before counting it as
         missed.
