@@ -46,7 +46,7 @@ describe('a push monitor from the form', () => {
     await grace.blur();
     await page.getByText('The grace period cannot be negative').waitFor();
     await grace.fill('120');
-    await page.getByLabel('Expected every (seconds)').fill('3600');
+    await page.getByLabel('Expected every', { exact: true }).fill('3600');
     await page.getByLabel('Misses before down').fill('0');
     await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('monitor-push-form'), fullPage: true });

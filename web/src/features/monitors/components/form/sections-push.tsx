@@ -28,9 +28,9 @@ export function PushScheduleSection(props: SectionProps) {
       <div className="form__grid form__grid--narrow">
         <Field
           name="interval"
-          label="Expected every (seconds)"
+          label="Expected every"
           error={errorFor('interval')}
-          hint={`How often the job runs; 10 to 86,400.${secondsNow(v.interval)}`}
+          hint={`Seconds between runs of the job, 10 to 86,400.${secondsNow(v.interval)}`}
         >
           {(p) => <input {...p} className="input" inputMode="numeric" {...text('interval')} />}
         </Field>
