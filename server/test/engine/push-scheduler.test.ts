@@ -77,9 +77,9 @@ describe('scheduler with push monitors', () => {
     );
   });
 
-  it('stays up while pings come in time; once they stop, confirms the miss at the retry interval', async () => {
+  it('stays up while pings come in time; once they stop, confirms the miss like any failure', async () => {
     scheduler.upsert(
-      pushRecord(1, { interval: 300, graceSeconds: 60, retries: 1, retryInterval: 30 }),
+      pushRecord(1, { interval: 300, graceSeconds: 60, retries: 2, retryInterval: 30 }),
     );
     // A ping every 5 min 50 s: late by the interval, in time by the grace.
     for (let i = 0; i < 5; i++) {
@@ -90,21 +90,23 @@ describe('scheduler with push monitors', () => {
     expect(writes.map((w) => w.run.outcome)).toEqual(['up', 'up', 'up', 'up', 'up']);
     expect(writes[0]!.flip).toEqual({ from: 'pending', to: 'up' });
 
-    await vi.advanceTimersByTimeAsync(6 * MIN + 30 * S + 5 * MIN);
+    await vi.advanceTimersByTimeAsync(6 * MIN + 31 * S + 5 * MIN);
+    const missAt = lastPing + 6 * MIN;
     expect(writes.slice(5).map(summary)).toEqual([
-      // First miss: a retry is due, the monitor stays up.
-      [lastPing + 6 * MIN, 'down', 'heartbeat_missed', 'up'],
-      // Confirmed 30 s later, then a miss per interval while nothing comes.
-      [lastPing + 6 * MIN + 30 * S, 'down', 'heartbeat_missed', 'down'],
-      [lastPing + 11 * MIN + 30 * S, 'down', 'heartbeat_missed', 'down'],
+      // First miss: retries remain, the monitor stays up; the next after the retry interval.
+      [missAt, 'down', 'heartbeat_missed', 'up'],
+      // The last retry is the scheduler's immediate confirmation (ADR 8), then a miss per interval.
+      [missAt + 30 * S, 'down', 'heartbeat_missed', 'up'],
+      [missAt + 31 * S, 'down', 'heartbeat_missed', 'down'],
+      [missAt + 31 * S + 5 * MIN, 'down', 'heartbeat_missed', 'down'],
     ]);
     expect(writes[5]!.run.errorMessage).toBe(
       'No ping for 6 min; expected every 5 min + 1 min grace',
     );
-    expect(writes[7]!.run.errorMessage).toBe(
-      'No ping for 11 min 30 s; expected every 5 min + 1 min grace',
+    expect(writes[8]!.run.errorMessage).toBe(
+      'No ping for 11 min 31 s; expected every 5 min + 1 min grace',
     );
-    expect(writes[6]!.flip).toEqual({ from: 'up', to: 'down' });
+    expect(writes[7]!.flip).toEqual({ from: 'up', to: 'down' });
 
     // One ping brings it back, and the deadline counts from it.
     expect(scheduler.pushResult(1, up(), Date.now())).toBe(true);

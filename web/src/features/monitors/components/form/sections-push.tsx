@@ -46,15 +46,15 @@ export function PushScheduleSection(props: SectionProps) {
           name="retries"
           label="Misses before down"
           error={errorFor('retries')}
-          hint="Missed or failed runs confirmed again before alerting; 0 to 10."
+          hint="Missed or failed runs in a row before it counts as down; 0 to 10."
         >
           {(p) => <input {...p} className="input" inputMode="numeric" {...text('retries')} />}
         </Field>
         <Field
           name="retryInterval"
-          label="Confirm after (seconds)"
+          label="Retry every (seconds)"
           error={errorFor('retryInterval')}
-          hint="Optional. Wait this long for a late ping before confirming a miss."
+          hint="Optional. After a miss, when to look again; empty uses the expected interval."
         >
           {(p) => (
             <input
