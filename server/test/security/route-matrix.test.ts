@@ -233,7 +233,7 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 120_000);
 
   it.each(['API key', 'session'] as const)(
     'with a %s of each role: below the route level 403, at or above it let through',
@@ -270,5 +270,7 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
       }
       expect(failures).toEqual([]);
     },
+    // Every route × every role over real HTTP: a few seconds alone, much more on a busy box.
+    120_000,
   );
 });

@@ -21,6 +21,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
   /** Every secret made below, by what it is; none may ever be in an API answer. */
   const secrets = new Map<string, string>();
   let sessionCookie: { cookie: string };
+  let incidentId = 0;
   let monitorId: number;
 
   beforeAll(async () => {
@@ -111,6 +112,13 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     // Monitor request headers are write-once data, not secrets: this one is only a fixture.
     const m = await t.inject({ method: 'POST', url: '/api/v1/monitors', payload: monitorInput() });
     monitorId = m.json<{ id: number }>().id;
+    const incident = await t.inject({
+      method: 'POST',
+      url: '/api/v1/incidents',
+      payload: { title: 'Checkout is slow', severity: 'minor', message: 'Looking into it' },
+    });
+    expect(incident.statusCode).toBe(201);
+    incidentId = incident.json<{ id: number }>().id;
 
     // What the database holds instead of the secrets: hashes and sealed values.
     const users = await t.database.db
@@ -210,6 +218,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
       if (r.url.includes('*')) continue;
       const path = r.url
         .replace('/monitors/:id', `/monitors/${monitorId}`)
+        .replace('/incidents/:id', `/incidents/${incidentId}`)
         // An unknown push token: its 404 is scanned too.
         .replace(':token', 'A'.repeat(32))
         .replace(':signal', 'start');
