@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './schema.js';
 import { migrateToLatest } from './migrations/index.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -43,13 +44,33 @@ async function openSqlite(file: string): Promise<Database> {
   native.pragma('foreign_keys = ON');
   native.pragma('cache_size = -32000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: native }) });
+  if (file === ':memory:') {
+    return {
+      db,
+      engine: 'sqlite',
+      ping: async () => void (await sql`select 1`.execute(db)),
+      close: () => db.destroy(),
+    };
+  }
+  // Checkpoints (copy the WAL into the database, fsync) run in a worker thread, not here.
+  native.pragma('wal_autocheckpoint = 0');
+  const checkpointer = startCheckpointer(file, (message) => {
+    // Without checkpoints the WAL grows without bound: fall back to doing them here.
+    native.pragma('wal_autocheckpoint = 1000');
+    process.emitWarning(`SQLite checkpoints in the background failed: ${message}`);
+  });
   return {
     db,
     engine: 'sqlite',
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer.stop();
+      // Fold the WAL back in so the file is whole on its own (backups copy one file).
+      native.pragma('wal_checkpoint(TRUNCATE)');
+      await db.destroy();
+    },
   };
 }
 

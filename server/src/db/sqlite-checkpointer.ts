@@ -1,0 +1,68 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The checkpointer's code, run in a worker thread with its own connection. Kept as a string
+ * so it needs no file of its own next to the build or the test sources.
+ */
+const WORKER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const SQLite = require(workerData.driver);
+const db = new SQLite(workerData.file);
+db.pragma('busy_timeout = 5000');
+let stopped = false;
+const tick = () => {
+  if (stopped) return;
+  try {
+    // PASSIVE copies what it can without waiting for readers or the writer.
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (err) {
+    parentPort.postMessage({ error: String(err && err.message || err) });
+  }
+  setTimeout(tick, workerData.everyMs);
+};
+setTimeout(tick, workerData.everyMs);
+parentPort.on('message', (msg) => {
+  if (msg !== 'stop') return;
+  stopped = true;
+  try { db.close(); } catch {}
+  parentPort.postMessage('stopped');
+});
+`;
+
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+/**
+ * Moves SQLite's WAL checkpoints off the event loop. With the default auto-checkpoint every
+ * 1,000 pages, the committing thread copies the WAL into the database and fsyncs it: on a
+ * busy disk that is hundreds of milliseconds to seconds, during which no check can start.
+ * The main connection turns auto-checkpoint off and this thread checkpoints every second.
+ */
+export function startCheckpointer(
+  file: string,
+  onError: (message: string) => void,
+  everyMs = 1000,
+): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER, { eval: true, workerData: { file, driver, everyMs } });
+  worker.unref();
+  worker.on('message', (msg: unknown) => {
+    if (typeof msg === 'object' && msg !== null && 'error' in msg) onError(String(msg.error));
+  });
+  worker.on('error', (err) => onError(err.message));
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const done = () => resolve();
+        worker.once('exit', done);
+        worker.once('message', (msg) => {
+          if (msg === 'stopped') void worker.terminate().then(done, done);
+        });
+        worker.postMessage('stop');
+        // A worker stuck in a long checkpoint must not hold shutdown.
+        setTimeout(() => void worker.terminate().then(done, done), 5000).unref();
+      }),
+  };
+}
