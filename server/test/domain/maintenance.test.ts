@@ -269,6 +269,9 @@ describe('rule validation', () => {
       ['rrule', 'hello'],
       ['rrule', 'DTSTART;TZID=Europe/Berlin:20260301T023000\nRRULE:FREQ=DAILY'],
       ['rrule', 'FREQ=SECONDLY'],
+      ['rrule', 'FREQ=DAILY;BYDAY=XX'],
+      ['rrule', 'FREQ=DAILY;FOO=1'],
+      ['rrule', 'FREQ=DAILY;;'],
       ['rrule', 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30'],
     ] as const) {
       const found = errors(kind, expression);

@@ -66,6 +66,8 @@ function parseRrule(expression: string, from: number): RuleParse {
         'Leave DTSTART and TZID out: the rule starts at "Starting from" in the chosen time zone',
     };
   }
+  const shapeError = rruleShapeError(text);
+  if (shapeError) return { ok: false, message: shapeError };
   let options: Partial<RRuleOptions>;
   try {
     options = RRule.parseString(text);
@@ -111,6 +113,38 @@ function parseRrule(expression: string, from: number): RuleParse {
       },
     },
   };
+}
+
+const NUMBERS = /^[+-]?\d{1,3}(,[+-]?\d{1,3})*$/;
+const WEEKDAY = /^[+-]?\d{0,2}(MO|TU|WE|TH|FR|SA|SU)$/;
+const PARTS: Record<string, (v: string) => boolean> = {
+  FREQ: (v) => /^(YEARLY|MONTHLY|WEEKLY|DAILY|HOURLY|MINUTELY|SECONDLY)$/.test(v),
+  INTERVAL: (v) => /^\d{1,4}$/.test(v) && Number(v) > 0,
+  COUNT: (v) => /^\d{1,5}$/.test(v) && Number(v) > 0,
+  UNTIL: (v) => /^\d{8}(T\d{6}Z?)?$/.test(v),
+  WKST: (v) => WEEKDAY.test(v),
+  BYDAY: (v) => v.split(',').every((d) => WEEKDAY.test(d)),
+  BYSECOND: (v) => NUMBERS.test(v),
+  BYMINUTE: (v) => NUMBERS.test(v),
+  BYHOUR: (v) => NUMBERS.test(v),
+  BYMONTHDAY: (v) => NUMBERS.test(v),
+  BYYEARDAY: (v) => NUMBERS.test(v),
+  BYWEEKNO: (v) => NUMBERS.test(v),
+  BYMONTH: (v) => NUMBERS.test(v),
+  BYSETPOS: (v) => NUMBERS.test(v),
+};
+
+/** rrule quietly drops what it does not understand (BYDAY=XX): check the parts first. */
+function rruleShapeError(text: string): string | null {
+  for (const part of text.split(';')) {
+    const [key = '', value = '', ...rest] = part.split('=');
+    const check = PARTS[key.toUpperCase()];
+    if (!check) return `This RRULE does not parse: unknown part "${key}"`;
+    if (rest.length > 0 || !check(value.toUpperCase())) {
+      return `This RRULE does not parse: "${part}" is not a valid ${key.toUpperCase()}`;
+    }
+  }
+  return null;
 }
 
 /** Parses a rule anchored at the floating `from`; a message a person can act on when it fails. */
