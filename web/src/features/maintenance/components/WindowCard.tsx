@@ -27,7 +27,6 @@ export function WindowCard({
   onDelete: (w: MaintenanceWindow) => void;
 }) {
   const next = w.nextOccurrences.find((o) => Date.parse(o.startsAt) > Date.now());
-  const current = w.state === 'active' ? w.nextOccurrences[0] : undefined;
   const live = w.state === 'active' || w.state === 'scheduled';
   return (
     <li className={`mw-card mw-card--${w.state}`} aria-labelledby={`mw-${w.id}-title`}>
@@ -64,29 +63,36 @@ export function WindowCard({
               {describeSchedule(w.schedule)} <span className="muted">({w.timezone})</span>
             </dd>
           </div>
-          {current && w.activeUntil && (
+          {w.schedule.kind === 'once' ? (
             <div>
-              <dt>Until</dt>
+              <dt>When</dt>
               <dd>
-                <time dateTime={w.activeUntil}>{formatInstant(w.activeUntil, w.timezone)}</time>
-              </dd>
-            </div>
-          )}
-          {next && (
-            <div>
-              <dt>{w.state === 'active' ? 'Then' : 'Next'}</dt>
-              <dd>
-                <time dateTime={next.startsAt}>
-                  {formatRange(next.startsAt, next.endsAt, w.timezone)}
+                <time dateTime={w.schedule.startsAt}>
+                  {formatRange(w.schedule.startsAt, w.schedule.endsAt, w.timezone)}
                 </time>
               </dd>
             </div>
-          )}
-          {w.state === 'ended' && w.schedule.kind === 'once' && (
-            <div>
-              <dt>Was</dt>
-              <dd>{formatRange(w.schedule.startsAt, w.schedule.endsAt, w.timezone)}</dd>
-            </div>
+          ) : (
+            <>
+              {w.state === 'active' && w.activeUntil && (
+                <div>
+                  <dt>Until</dt>
+                  <dd>
+                    <time dateTime={w.activeUntil}>{formatInstant(w.activeUntil, w.timezone)}</time>
+                  </dd>
+                </div>
+              )}
+              {next && (
+                <div>
+                  <dt>{w.state === 'active' ? 'Then' : 'Next'}</dt>
+                  <dd>
+                    <time dateTime={next.startsAt}>
+                      {formatRange(next.startsAt, next.endsAt, w.timezone)}
+                    </time>
+                  </dd>
+                </div>
+              )}
+            </>
           )}
         </dl>
       </div>
