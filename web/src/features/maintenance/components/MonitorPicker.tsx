@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { monitorListQuery } from '../../monitors/api/queries';
 import type { ControlProps } from '../../../components/ui/Field';
 
@@ -16,6 +16,14 @@ export function MonitorPicker({
   const { data, isPending } = useQuery(monitorListQuery());
   const [filter, setFilter] = useState('');
   const chosen = useMemo(() => new Set(value.split(',').filter(Boolean).map(Number)), [value]);
+  // A monitor deleted since the window was saved can be neither seen nor unticked: drop it.
+  useEffect(() => {
+    if (!data) return;
+    const known = new Set(data.items.map((m) => m.id));
+    if ([...chosen].some((id) => !known.has(id))) {
+      onChange([...chosen].filter((id) => known.has(id)).join(','));
+    }
+  }, [data, chosen, onChange]);
   const items = (data?.items ?? []).filter((m) =>
     `${m.name} ${m.target}`.toLowerCase().includes(filter.trim().toLowerCase()),
   );
