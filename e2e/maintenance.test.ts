@@ -161,6 +161,19 @@ describe('maintenance windows in the browser', () => {
     await row.getByText('Maintenance').first().waitFor();
     await page.screenshot({ path: screenshotPath('maintenance-dashboard'), fullPage: true });
 
+    // The monitor's own page says so too, in both themes.
+    const dark = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      colorScheme: 'dark',
+    });
+    await signIn(dark, app.url, app.owner.email, app.owner.password);
+    const monitorPage = await newPage(dark);
+    await monitorPage.goto(`${app.url}/monitors/${monitorId}`);
+    await monitorPage.getByRole('heading', { name: 'Billing API' }).waitFor();
+    await monitorPage.locator('.badge[data-status="maintenance"]').first().waitFor();
+    await monitorPage.screenshot({ path: screenshotPath('maintenance-monitor-page-dark') });
+    await dark.close();
+
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Maintenance' })

@@ -80,6 +80,8 @@ export function parseLocal(value: string): number | null {
   const m = LOCAL.exec(value);
   if (!m) return null;
   const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
+  // Date.UTC reads years 0–99 as 1900–1999; schedules live in this era anyway.
+  if (y < 1970 || y > 9999) return null;
   const t = Date.UTC(y, mo - 1, d, h, mi);
   const back = new Date(t);
   // Rejects 2026-02-30 and 25:00, which Date.UTC would quietly roll over.

@@ -59,6 +59,7 @@ describe('wall-clock conversion (contract/zoned-time)', () => {
     expect(localToInstant('2026-07-01T12:15', 'Europe/Berlin')).toBe(at('2026-07-01T10:15:00Z'));
     expect(localToInstant('2026-02-30T10:00', 'UTC')).toBeNull();
     expect(localToInstant('2026-02-01 10:00', 'UTC')).toBeNull();
+    expect(localToInstant('0099-02-01T10:00', 'UTC')).toBeNull();
   });
 });
 
