@@ -325,6 +325,20 @@ describe.each(engines)('maintenance windows over the API on %s', (engine) => {
     );
   });
 
+  it('describes its routes in the OpenAPI document', async () => {
+    const doc = (await t.inject({ url: '/api/v1/openapi.json' })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    expect(Object.keys(doc.paths['/api/v1/maintenance'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/api/v1/maintenance/{id}'] ?? {}).sort()).toEqual([
+      'delete',
+      'get',
+      'put',
+    ]);
+    expect(doc.paths['/api/v1/maintenance/preview']).toHaveProperty('post');
+    expect(doc.paths['/api/v1/maintenance/{id}/cancel']).toHaveProperty('post');
+  });
+
   it('lets a viewer read but not write', async () => {
     const viewer = await t.identity('viewer');
     const list = await t.inject({ url: '/api/v1/maintenance', headers: viewer.headers });
