@@ -79,6 +79,10 @@ describe.each(engines)('maintenance window over live checks on %s', (engine) => 
         result: { errorCode: 'http_status' },
       });
       expect(Monitor.parse(await get(`/api/v1/monitors/${id}`)).status).toBe('maintenance');
+      // The outage inside the window opened no incident.
+      expect((await get(`/api/v1/incidents?monitorId=${id}`)) as unknown).toMatchObject({
+        items: [],
+      });
 
       // The window ends on its own: the boundary timer shows what the checks found.
       const left = await stream.waitFor(
