@@ -80,7 +80,7 @@ describe.each(engines)('maintenance window over live checks on %s', (engine) => 
       });
       expect(Monitor.parse(await get(`/api/v1/monitors/${id}`)).status).toBe('maintenance');
       // The outage inside the window opened no incident.
-      expect((await get(`/api/v1/incidents?monitorId=${id}`)) as unknown).toMatchObject({
+      expect(await get(`/api/v1/incidents?monitorId=${id}`)).toMatchObject({
         items: [],
       });
 
