@@ -44,6 +44,12 @@ export const ServerEvent = z.discriminatedUnion('kind', [
     at: z.iso.datetime(),
   }),
   z.object({
+    /** A maintenance window was created, changed, cancelled or deleted. */
+    kind: z.literal('maintenance'),
+    change: z.enum(['created', 'updated', 'deleted']),
+    windowId: z.number().int(),
+  }),
+  z.object({
     /** Sent when the requested Last-Event-ID is too old to replay: refetch everything. */
     kind: z.literal('reset'),
   }),

@@ -11,3 +11,5 @@ export * from './events.js';
 export * from './auth.js';
 export * from './common-passwords.js';
 export * from './push.js';
+export * from './zoned-time.js';
+export * from './maintenance.js';

@@ -14,6 +14,7 @@ import { authRoutes } from './http/routes/api/auth.js';
 import { eventRoutes } from './http/routes/api/events.js';
 import { incidentRoutes } from './http/routes/api/incidents.js';
 import { userRoutes } from './http/routes/api/users.js';
+import { maintenanceRoutes } from './http/routes/api/maintenance.js';
 import { monitorRoutes } from './http/routes/api/monitors.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
 import { healthRoutes } from './http/routes/public/health.js';
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   userRoutes(app, api, deps.services);
   monitorRoutes(app, api, deps.services);
   incidentRoutes(app, api, deps.services);
+  maintenanceRoutes(app, api, deps.services);
   eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);
   openApiRoute(app, api, VERSION);
   await registerSpa(app, deps.webDist);

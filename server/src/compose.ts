@@ -15,6 +15,7 @@ import { AuthCache } from './services/auth/cache.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startRetention, type RetentionJob, type RetentionOptions } from './jobs/retention.js';
 import type { ServiceDeps } from './services/deps.js';
+import { MaintenanceIndex } from './services/maintenance/live-index.js';
 import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
 
 export interface Pagewatch {
@@ -62,6 +63,9 @@ export async function composePagewatch(
   const hub = new EventHub();
   const clock = options.clock ?? systemClock;
   const metrics = createMetrics();
+  const maintenance = new MaintenanceIndex({ repos, hub, clock }, (err) =>
+    logger.error({ err }, 'could not reload maintenance windows'),
+  );
   const engine = config.roles.includes('scheduler')
     ? createEngine({
         repos,
@@ -70,6 +74,7 @@ export async function composePagewatch(
         logger,
         metrics,
         concurrency: config.checkConcurrency,
+        maintenance,
         ...(options.checks ? { options: options.checks } : {}),
       })
     : null;
@@ -85,6 +90,7 @@ export async function composePagewatch(
     authCache: new AuthCache(),
     setupToken,
     publicUrl: config.publicUrl ?? null,
+    maintenance,
   };
   services.summaries = engine ? new MonitorSummaryCache(services) : null;
   const app = await buildApp({
@@ -112,11 +118,14 @@ export async function composePagewatch(
       stopHousekeeping = startHousekeeping(repos, clock, logger);
       // Pruning history is background work: it runs where the scheduler runs, once per deployment.
       if (engine) retention = startRetention(repos, clock, logger, options.retention);
+      // Windows are read before the first check, so no check runs unaware of one.
+      if (engine) await maintenance.start();
       await engine?.start();
     },
     close: () =>
       (closing ??= (async () => {
         stopHousekeeping();
+        maintenance.stop();
         await retention?.stop();
         await app.close();
         await engine?.stop();

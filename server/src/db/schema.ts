@@ -208,7 +208,26 @@ export interface IncidentUpdatesTable {
   author_label: string;
 }
 
+export interface MaintenanceWindowsTable {
+  id: Generated<number>;
+  title: string;
+  description: string;
+  /** IANA zone name the schedule's wall-clock times are read in. */
+  timezone: string;
+  /** JSON MaintenanceScope: `{"kind":"all"}` or `{"kind":"monitors","monitorIds":[…]}`. */
+  scope: string;
+  /** JSON MaintenanceSchedule (once, cron or rrule). */
+  schedule: string;
+  cancelled_at: Millis | null;
+  created_at: Millis;
+  updated_at: Millis;
+  /** Label (email or key name) of who created or last changed it. */
+  created_by: string | null;
+  updated_by: string | null;
+}
+
 export interface DB {
+  maintenance_windows: MaintenanceWindowsTable;
   users: UsersTable;
   sessions: SessionsTable;
   login_challenges: LoginChallengesTable;

@@ -70,7 +70,14 @@ function settle(prev: MonitorState, next: MonitorState): Transition {
   };
 }
 
-/** Status shown to people: paused overrides whatever the checks said. */
-export function displayStatus(state: MonitorState, paused: boolean): MonitorStatus {
-  return paused ? 'paused' : state.status;
+/**
+ * Status shown to people (SPEC §4): paused, then an active maintenance window, override
+ * whatever the checks said. The checks' status keeps being tracked underneath.
+ */
+export function displayStatus(
+  state: MonitorState,
+  paused: boolean,
+  maintenance = false,
+): MonitorStatus {
+  return paused ? 'paused' : maintenance ? 'maintenance' : state.status;
 }

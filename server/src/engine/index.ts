@@ -7,6 +7,7 @@ import type { Logger } from '../lib/logger.js';
 import type { Metrics } from '../lib/metrics.js';
 import { checkTypes, type EngineOptions } from './checks/registry.js';
 import { StallWatch } from '../lib/stall-watch.js';
+import { noMaintenance, type MaintenanceLookup } from './maintenance.js';
 import { ResultWriter } from './result-writer.js';
 import { Scheduler } from './scheduler.js';
 
@@ -18,17 +19,26 @@ export interface EngineDeps {
   metrics: Metrics;
   concurrency: number;
   options?: EngineOptions;
+  /** Active maintenance windows; none when absent. */
+  maintenance?: MaintenanceLookup;
 }
 
 /** The check engine: scheduler, runner and result writer, wired to the event hub. */
 export function createEngine(deps: EngineDeps) {
   const { repos, hub, logger, metrics } = deps;
+  const maintenance = deps.maintenance ?? noMaintenance;
   const writer = new ResultWriter(
     repos.results,
     (written) => {
+      const now = deps.clock.now();
       for (const { write, result, incident } of written) {
-        hub.publish({ kind: 'result', monitorId: write.monitorId, status: write.status, result });
-        if (write.flip) {
+        // Events carry what people see: `maintenance` while a window covers the monitor. The
+        // status underneath is still tracked and stored, and shows again when the window ends.
+        const covered = maintenance.inMaintenance(write.monitorId, now);
+        const status = covered ? 'maintenance' : write.status;
+        hub.publish({ kind: 'result', monitorId: write.monitorId, status, result });
+        // A flip inside a window raises nothing (SPEC §4); it is in the history all the same.
+        if (write.flip && !write.maintenance && !covered) {
           hub.publish({
             kind: 'status',
             monitorId: write.monitorId,
@@ -68,6 +78,26 @@ export function createEngine(deps: EngineDeps) {
       metrics.discarded.inc({ reason });
       logger.warn({ monitorId, reason }, 'check result not counted: Pagewatch was overloaded');
     },
+    inMaintenance: (id, at) => maintenance.inMaintenance(id, at),
+  });
+
+  // A window began or ended (or was edited): dashboards change now, not at the next check.
+  const stopFollowingMaintenance = maintenance.onChange(({ at, wasIn, isIn }) => {
+    const when = new Date(at).toISOString();
+    for (const m of scheduler.monitors()) {
+      const was = wasIn(m.id);
+      const is = isIn(m.id);
+      if (was === is) continue;
+      hub.publish({
+        kind: 'status',
+        monitorId: m.id,
+        from: was ? 'maintenance' : m.state.status,
+        to: is ? 'maintenance' : m.state.status,
+        at: when,
+        errorCode: is ? null : (m.lastCheck?.errorCode ?? null),
+        message: is ? null : (m.lastCheck?.errorMessage ?? null),
+      });
+    }
   });
 
   // Definitions change through the services; the engine follows them through the hub.
@@ -99,6 +129,7 @@ export function createEngine(deps: EngineDeps) {
     async stop(): Promise<void> {
       unsubscribe();
       stalls.stop();
+      stopFollowingMaintenance();
       await scheduler.stop();
       await writer.flush();
     },

@@ -39,6 +39,8 @@ export interface SchedulerDeps {
   onDiscard?: (reason: Exclude<OverloadVerdict, null>, monitorId: number) => void;
   /** The earliest a monitor's check may run (types whose results arrive by push); null: as planned. */
   notBefore?: (monitor: MonitorRecord) => number | null;
+  /** Whether the monitor is in an active maintenance window at this instant. */
+  inMaintenance?: (monitorId: number, at: number) => boolean;
 }
 
 /**
@@ -100,6 +102,11 @@ export class Scheduler {
     this.entries.delete(id);
   }
 
+  /** The scheduled monitors as last checked: status and state live on these records. */
+  monitors(): IterableIterator<MonitorRecord> {
+    return [...this.entries.values()].map((e) => e.monitor).values();
+  }
+
   /** Runs a check now unless one is already running; false when the monitor isn't scheduled. */
   checkNow(id: number): boolean {
     const entry = this.entries.get(id);
@@ -140,6 +147,7 @@ export class Scheduler {
       failures: transition.next.failures,
       recent: m.recent,
       flip: transition.flip,
+      maintenance: this.deps.inMaintenance?.(id, at) ?? false,
     });
     // A check in flight reschedules itself when it ends, and notBefore holds it then.
     if (!entry.running) {
@@ -285,6 +293,8 @@ export class Scheduler {
       recent: latest.recent,
       flip: transition.flip,
       firstFailure: transition.next.firstFailure ?? null,
+      // Decided by when the check started: a window that ends mid-check still covers it.
+      maintenance: this.deps.inMaintenance?.(monitor.id, startedAt) ?? false,
     });
     if (current === entry && !this.stopped) {
       const now = this.deps.clock.now();

@@ -4,6 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/crypto.js';
 import type { EventHub } from '../lib/event-hub.js';
 import type { AuthCache } from './auth/cache.js';
+import type { MaintenanceIndex } from './maintenance/live-index.js';
 import type { MonitorSummaryCache } from './monitors/summary-cache.js';
 
 /** Asks the check engine to run a monitor now; absent when this process runs no scheduler. */
@@ -29,4 +30,6 @@ export interface ServiceDeps {
   publicUrl?: string | null;
   /** The dashboard list kept in memory; null where results don't pass through this process. */
   summaries?: MonitorSummaryCache | null;
+  /** Which monitors are in an active maintenance window; absent in tests that don't need it. */
+  maintenance?: MaintenanceIndex | null;
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../../src/http/route.js';
 import { startTestApp, type Identity, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
-import { monitorInput } from '../support/factories.js';
+import { maintenanceInput, monitorInput } from '../support/factories.js';
 import { sessionFor, type BrowserSession } from './helpers.js';
 
 const ACCESS: readonly Access[] = ['public', 'viewer', 'editor', 'admin', 'owner'];
@@ -86,6 +86,12 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/v1/incidents': () => ({ title: `Matrix incident ${++seq}`, message: 'Declared' }),
   'PATCH /api/v1/incidents/:id': () => ({ severity: 'minor' }),
   'POST /api/v1/incidents/:id/updates': () => ({ state: 'identified', message: 'Found it' }),
+  'POST /api/v1/maintenance': () => maintenanceInput(),
+  'PUT /api/v1/maintenance/:id': () => maintenanceInput(),
+  'POST /api/v1/maintenance/preview': () => {
+    const { timezone, schedule } = maintenanceInput();
+    return { timezone, schedule };
+  },
 };
 
 /** Routes that end the session they are called with: each call gets a fresh one. */
@@ -169,6 +175,13 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
         method: 'POST',
         url: '/api/v1/incidents',
         payload: { title: 'Matrix fixture', message: 'Declared' },
+      });
+      id = res.json<{ id: number }>().id;
+    } else if (resource === 'maintenance') {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/maintenance',
+        payload: maintenanceInput(),
       });
       id = res.json<{ id: number }>().id;
     } else if (resource === 'users') {

@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
-import { monitorInput } from '../support/factories.js';
+import { maintenanceInput, monitorInput } from '../support/factories.js';
 import { anonymous, expectProblem, jsonAs, login, sessionCookieOf } from './helpers.js';
 
 const codeNow = (secret: string) =>
@@ -22,6 +22,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
   const secrets = new Map<string, string>();
   let sessionCookie: { cookie: string };
   let incidentId = 0;
+  let windowId = 0;
   let monitorId: number;
 
   beforeAll(async () => {
@@ -119,6 +120,13 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     });
     expect(incident.statusCode).toBe(201);
     incidentId = incident.json<{ id: number }>().id;
+    const window = await t.inject({
+      method: 'POST',
+      url: '/api/v1/maintenance',
+      payload: maintenanceInput(),
+    });
+    expect(window.statusCode).toBe(201);
+    windowId = window.json<{ id: number }>().id;
 
     // What the database holds instead of the secrets: hashes and sealed values.
     const users = await t.database.db
@@ -219,6 +227,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
       const path = r.url
         .replace('/monitors/:id', `/monitors/${monitorId}`)
         .replace('/incidents/:id', `/incidents/${incidentId}`)
+        .replace('/maintenance/:id', `/maintenance/${windowId}`)
         // An unknown push token: its 404 is scanned too.
         .replace(':token', 'A'.repeat(32))
         .replace(':signal', 'start');

@@ -1,5 +1,6 @@
 import {
   HttpMonitorInput,
+  MaintenanceInput,
   TcpMonitorInput,
   type MonitorDraft,
   type MonitorInput,
@@ -33,6 +34,23 @@ export function tcpMonitorInput(
     name: `TCP monitor ${n}`,
     host: '127.0.0.1',
     port: 9,
+    ...overrides,
+  });
+}
+
+/** A valid recurring maintenance window over all monitors; override what the test is about. */
+export function maintenanceInput(overrides: Partial<MaintenanceInput> = {}): MaintenanceInput {
+  n += 1;
+  return MaintenanceInput.parse({
+    title: `Window ${n}`,
+    timezone: 'Europe/Berlin',
+    scope: { kind: 'all' },
+    schedule: {
+      kind: 'rrule',
+      expression: 'FREQ=WEEKLY;BYDAY=SU;BYHOUR=2;BYMINUTE=30',
+      durationMinutes: 60,
+      from: '2030-01-01T00:00',
+    },
     ...overrides,
   });
 }

@@ -76,6 +76,9 @@ export function Layout() {
             <NavLink to="/incidents" className="topnav__link">
               Incidents
             </NavLink>
+            <NavLink to="/maintenance" className="topnav__link">
+              Maintenance
+            </NavLink>
             <NavLink to="/settings" className="topnav__link">
               Settings
             </NavLink>

@@ -27,6 +27,7 @@ export const router = createBrowserRouter([
           { path: 'monitors/:id/edit', lazy: () => import('./routes/monitor-edit') },
           { path: 'incidents', lazy: () => import('./routes/incidents') },
           { path: 'incidents/:id', lazy: () => import('./routes/incident') },
+          { path: 'maintenance', lazy: () => import('./routes/maintenance') },
           {
             path: 'settings',
             lazy: () => import('./routes/settings'),

@@ -12,6 +12,7 @@ import { accounts } from './002-accounts.js';
 import { rollups } from './003-rollups.js';
 import { totpLastStep } from './004-totp-last-step.js';
 import { incidents } from './005-incidents.js';
+import { maintenance } from './006-maintenance.js';
 import { push } from './007-push.js';
 
 /** Migrations are code, listed in order, so a bundled build needs no folder scan. */
@@ -22,6 +23,7 @@ function migrations(engine: Engine): Record<string, Migration> {
     '003-rollups': rollups(engine),
     '004-totp-last-step': totpLastStep(),
     '005-incidents': incidents(engine),
+    '006-maintenance': maintenance(engine),
     '007-push': push(),
   };
 }

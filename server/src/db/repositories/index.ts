@@ -3,6 +3,7 @@ import { apiKeysRepository } from './api-keys.js';
 import { auditRepository } from './audit.js';
 import { incidentsRepository } from './incidents.js';
 import { loginFailuresRepository } from './login-failures.js';
+import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
 import { resultsRepository } from './results.js';
 import { retentionRepository } from './retention.js';
@@ -22,6 +23,7 @@ export function repositories(database: Database) {
     loginFailures: loginFailuresRepository(database.db),
     audit: auditRepository(database.db),
     incidents: incidentsRepository(database.db),
+    maintenance: maintenanceRepository(database.db),
   };
 }
 

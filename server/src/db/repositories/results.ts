@@ -21,7 +21,10 @@ export interface ResultWrite {
   flip: { from: MonitorStatus; to: MonitorStatus } | null;
   /** The first failed check of the current streak (null or absent while not failing). */
   firstFailure?: FailureCause | null;
-  /** The monitor is in an active maintenance window: a down check opens no incident. */
+  /**
+   * The check started inside an active maintenance window: recorded, but a down check opens
+   * no incident and raises nothing.
+   */
   maintenance?: boolean;
 }
 

@@ -37,10 +37,10 @@ function pushFields(m: MonitorRecord, view: MonitorView) {
 }
 
 /** The full monitor, definition included, for its page and its edit form. */
-export function presentMonitor(m: MonitorRecord, view: MonitorView): Monitor {
+export function presentMonitor(m: MonitorRecord, view: MonitorView, maintenance = false): Monitor {
   return {
     id: m.id,
-    status: displayStatus(m.state, m.paused),
+    status: displayStatus(m.state, m.paused, maintenance),
     statusChangedAt: iso(m.statusChangedAt),
     lastCheck: presentLastCheck(m.lastCheck),
     createdAt: new Date(m.createdAt).toISOString(),

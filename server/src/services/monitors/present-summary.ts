@@ -15,10 +15,14 @@ export function presentLastCheck(c: LastCheckRecord | null): LastCheck | null {
 }
 
 /** One dashboard row (SPEC §2): status, last check, 24 h uptime and the sparkline data. */
-export function presentSummary(m: MonitorRecord, uptime24h: number | null): MonitorSummary {
+export function presentSummary(
+  m: MonitorRecord,
+  uptime24h: number | null,
+  maintenance = false,
+): MonitorSummary {
   return {
     id: m.id,
-    status: displayStatus(m.state, m.paused),
+    status: displayStatus(m.state, m.paused, maintenance),
     statusChangedAt: iso(m.statusChangedAt),
     lastCheck: presentLastCheck(m.lastCheck),
     createdAt: new Date(m.createdAt).toISOString(),

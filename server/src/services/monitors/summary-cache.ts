@@ -2,6 +2,7 @@ import { appendRecent, type MonitorSummary, type ServerEvent } from '@pagewatch/
 import { RECENT_KEEP } from '../../domain/monitor.js';
 import { uptimePercent } from '../../domain/percentiles.js';
 import type { ServiceDeps } from '../deps.js';
+import { maintenanceNow } from '../maintenance/now.js';
 import { countByStatus, presentSummary } from './present-summary.js';
 
 // The 24 h uptime moves by a fraction of a percent per check; refreshing it this often is plenty.
@@ -54,8 +55,11 @@ export class MonitorSummaryCache {
   }
 
   private async load(): Promise<void> {
-    const monitors = await this.deps.repos.monitors.list();
-    for (const m of monitors) this.put(presentSummary(m, null));
+    const [monitors, inMaintenance] = await Promise.all([
+      this.deps.repos.monitors.list(),
+      maintenanceNow(this.deps),
+    ]);
+    for (const m of monitors) this.put(presentSummary(m, null, inMaintenance(m.id)));
     await this.refreshUptime();
     // Definitions that changed while we read are read again.
     for (const id of this.changedWhileLoading) await this.reload(id);
@@ -93,11 +97,13 @@ export class MonitorSummaryCache {
       return;
     }
     const uptime = await this.deps.repos.monitors.uptime24h(this.deps.clock.now(), id);
+    const inMaintenance = await maintenanceNow(this.deps);
     const u = uptime[0];
     this.put(
       presentSummary(
         m,
         u ? uptimePercent(Number(u.up), Number(u.degraded), Number(u.checks)) : null,
+        inMaintenance(id),
       ),
     );
   }

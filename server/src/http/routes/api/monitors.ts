@@ -22,6 +22,8 @@ import { updateMonitor } from '../../../services/monitors/update.js';
 import type { ServiceDeps } from '../../../services/deps.js';
 import { rotatePushToken } from '../../../services/push/token.js';
 import type { RequestContext } from '../../../domain/actor.js';
+import type { MonitorRecord } from '../../../domain/monitor.js';
+import { maintenanceNow } from '../../../services/maintenance/now.js';
 import {
   countByStatus,
   monitorView,
@@ -35,6 +37,9 @@ const base = '/api/v1/monitors';
 
 export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: ServiceDeps): void {
   const view = (ctx: RequestContext) => monitorView(ctx, deps.publicUrl);
+  // A monitor in an active maintenance window shows `maintenance` (SPEC §4).
+  const present = async (m: MonitorRecord, ctx: RequestContext) =>
+    presentMonitor(m, view(ctx), (await maintenanceNow(deps))(m.id));
 
   api.add(app, {
     method: 'GET',
@@ -48,7 +53,9 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
         void reply.type('application/json; charset=utf-8');
         return deps.summaries.listJson();
       }
-      const items = (await listMonitors(deps)).map((r) => presentSummary(r.monitor, r.uptime24h));
+      const items = (await listMonitors(deps)).map((r) =>
+        presentSummary(r.monitor, r.uptime24h, r.maintenance),
+      );
       return { items, counts: countByStatus(items) };
     },
   });
@@ -64,7 +71,7 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     handler: async ({ body, reply, ctx }) => {
       const monitor = await createMonitor(deps, ctx, body);
       void reply.header('location', `${base}/${monitor.id}`);
-      return presentMonitor(monitor, view(ctx));
+      return present(monitor, ctx);
     },
   });
 
@@ -76,8 +83,7 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     summary: 'One monitor with its definition and current status',
     params: MonitorIdParams,
     responses: { 200: Monitor },
-    handler: async ({ params, ctx }) =>
-      presentMonitor(await getMonitor(deps, params.id), view(ctx)),
+    handler: async ({ params, ctx }) => present(await getMonitor(deps, params.id), ctx),
   });
 
   api.add(app, {
@@ -90,7 +96,7 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     body: MonitorInput,
     responses: { 200: Monitor },
     handler: async ({ params, body, ctx }) =>
-      presentMonitor(await updateMonitor(deps, ctx, params.id, body), view(ctx)),
+      present(await updateMonitor(deps, ctx, params.id, body), ctx),
   });
 
   api.add(app, {
@@ -117,7 +123,7 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
       params: MonitorIdParams,
       responses: { 200: Monitor },
       handler: async ({ params, ctx }) =>
-        presentMonitor(await setMonitorPaused(deps, ctx, params.id, paused), view(ctx)),
+        present(await setMonitorPaused(deps, ctx, params.id, paused), ctx),
     });
   }
 
@@ -129,8 +135,7 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     summary: "Replace a push monitor's token; the old push URL stops working at once",
     params: MonitorIdParams,
     responses: { 200: Monitor },
-    handler: async ({ params, ctx }) =>
-      presentMonitor(await rotatePushToken(deps, ctx, params.id), view(ctx)),
+    handler: async ({ params, ctx }) => present(await rotatePushToken(deps, ctx, params.id), ctx),
   });
 
   api.add(app, {

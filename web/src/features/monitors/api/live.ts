@@ -9,6 +9,7 @@ import type {
 import { appendRecent } from '@pagewatch/contract';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { incidentKeys } from '../../incidents/api/keys';
+import { maintenanceKeys } from '../../maintenance/api/keys';
 import { monitorKeys } from './keys';
 
 type ResultEvent = Extract<ServerEvent, { kind: 'result' }>;
@@ -68,6 +69,11 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
     // Incident lists are few and small: refetching them beats patching every filtered list.
     if (event.kind === 'incident') {
       refetchIncidents = true;
+      continue;
+    }
+    // A window's change reaches the monitors through `status` events; its own list refetches.
+    if (event.kind === 'maintenance') {
+      void client.invalidateQueries({ queryKey: maintenanceKeys.all });
       continue;
     }
     if (event.kind === 'monitor' || event.kind === 'reset') {
@@ -158,7 +164,7 @@ function parse(data: unknown): ServerEvent | null {
   }
 }
 
-const KINDS = ['result', 'status', 'monitor', 'incident', 'reset'] as const;
+const KINDS = ['result', 'status', 'monitor', 'incident', 'maintenance', 'reset'] as const;
 
 /** Opens the app's one EventSource and keeps the query caches current; returns a stop function. */
 export function startLiveUpdates(client: QueryClient): () => void {
