@@ -262,8 +262,11 @@ function watch(page: Page, seen: Observed, forbidden: (url: URL) => boolean): vo
     // Redirects are followed inside Chromium without passing the route: refuse them here.
     if (req.redirectedFrom() && !isAllowed(req.url(), forbidden)) seen.blocked ??= req.url();
   });
+  // A request that failed by status may also be reported aborted afterwards: list it once.
+  const failedByStatus = new WeakSet<object>();
   page.on('response', (res) => {
     if (res.status() >= 400 && !main(res.request())) {
+      failedByStatus.add(res.request());
       push(seen.failed, {
         url: clip(res.url()),
         type: res.request().resourceType(),
@@ -273,7 +276,7 @@ function watch(page: Page, seen: Observed, forbidden: (url: URL) => boolean): vo
     }
   });
   page.on('requestfailed', (req) => {
-    if (main(req)) return;
+    if (main(req) || failedByStatus.has(req)) return;
     push(seen.failed, {
       url: clip(req.url()),
       type: req.resourceType(),
