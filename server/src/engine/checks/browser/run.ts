@@ -76,7 +76,7 @@ class Observed {
 export interface BrowserEngine {
   pool: BrowserPool;
   /** Whether a URL is Pagewatch's own, which pages may not reach. */
-  forbidden(url: URL): boolean;
+  forbidden: (url: URL) => boolean;
 }
 
 /** Loads the page in a fresh context of the shared Chromium and measures it; never throws. */
