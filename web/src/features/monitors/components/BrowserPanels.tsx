@@ -7,7 +7,6 @@ import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { Skeleton } from '../../../components/ui/Skeleton';
 import { formatMs } from '../../../lib/format';
 import { browserRunsQuery } from '../api/queries';
-import { errorLabel } from '../error-codes';
 import './browser.css';
 
 // uPlot is only fetched when the chart is on screen.
@@ -154,12 +153,6 @@ function LatestRun({
         )}
       </div>
       <div className="bpage__facts">
-        {run.errorCode && (
-          <p className={`bpage__verdict bpage__verdict--${run.outcome}`}>
-            <strong>{errorLabel(run.errorCode)}</strong>
-            {run.errorMessage ? `: ${run.errorMessage}` : ''}
-          </p>
-        )}
         <dl className="figures bvitals" aria-label="Web Vitals of the last check">
           {vitals.map((v) => (
             <div key={v.label} className="figure" title={v.title}>

@@ -5,8 +5,8 @@ import type { SectionProps } from './section-props';
 import { DegradedField } from './sections-general';
 
 const viewports: { value: BrowserViewport; label: string }[] = [
-  { value: 'desktop', label: 'Desktop (1280 × 800)' },
-  { value: 'phone', label: 'Phone (390 × 844)' },
+  { value: 'desktop', label: 'Desktop' },
+  { value: 'phone', label: 'Phone' },
 ];
 
 const waits: { value: BrowserWaitFor; label: string }[] = [
@@ -38,7 +38,7 @@ export function BrowserTargetFields({ v, set, errorFor, text }: SectionProps) {
         name="url"
         label="Page URL"
         error={errorFor('url')}
-        hint="Loaded in Chromium like a visitor would, e.g. https://shop.example.com/"
+        hint="Loaded in Chromium like a visitor would (desktop 1280 × 800, phone 390 × 844), e.g. https://shop.example.com/"
       >
         {(p) => (
           <input
