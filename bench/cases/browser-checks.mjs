@@ -113,7 +113,14 @@ function procStat(pid) {
     // utime, stime, and the reaped children's cutime, cstime: renderers that ended still count.
     const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
     const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return { ppid: Number(f[1]), cpu: ticks / 100, rss: rss ? Number(rss[1]) * 1024 : 0 };
+    // Chromium's processes share most pages: PSS splits them, RSS counts them in each.
+    const pss = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return {
+      ppid: Number(f[1]),
+      cpu: ticks / 100,
+      rss: rss ? Number(rss[1]) * 1024 : 0,
+      pss: pss ? Number(pss[1]) * 1024 : 0,
+    };
   } catch {
     return null;
   }
@@ -130,6 +137,7 @@ function tree(rootPid) {
   const self = all.get(rootPid) ?? { cpu: 0, rss: 0 };
   let cpu = 0;
   let rss = 0;
+  let pss = 0;
   let processes = 0;
   const stack = [...all.entries()].filter(([, s]) => s.ppid === rootPid).map(([p]) => p);
   while (stack.length > 0) {
@@ -137,10 +145,18 @@ function tree(rootPid) {
     const s = all.get(pid);
     cpu += s.cpu;
     rss += s.rss;
+    pss += s.pss;
     processes += 1;
     for (const [p, c] of all) if (c.ppid === pid) stack.push(p);
   }
-  return { serverCpu: self.cpu, serverRss: self.rss, childCpu: cpu, childRss: rss, processes };
+  return {
+    serverCpu: self.cpu,
+    serverRss: self.rss,
+    childCpu: cpu,
+    childRss: rss,
+    childPss: pss,
+    processes,
+  };
 }
 
 async function scrape(port) {
@@ -224,6 +240,7 @@ await runBench(NAME, async () => {
   const serverCpuPct = (100 * (t1.serverCpu - t0.serverCpu)) / wall;
   const chromiumCpuPct = (100 * (t1.childCpu - t0.childCpu)) / wall;
   const chromiumRss = summarize(rssSamples.map((r) => r.childRss));
+  const chromiumPss = summarize(rssSamples.map((r) => r.childPss));
   const serverRss = summarize(rssSamples.map((r) => r.serverRss));
   const procs = summarize(rssSamples.map((r) => r.processes));
   printTable(`saturation over ${wall.toFixed(1)} s`, [
@@ -239,7 +256,8 @@ await runBench(NAME, async () => {
       `${((serverCpuPct + chromiumCpuPct) / CONCURRENCY).toFixed(1)} %`,
     ],
     ['Chromium tree RSS mean / peak', `${mb(chromiumRss.mean)} / ${mb(chromiumRss.max)}`],
-    ['Chromium RSS per concurrent check (mean / 2)', mb(chromiumRss.mean / CONCURRENCY)],
+    ['Chromium tree PSS mean / peak', `${mb(chromiumPss.mean)} / ${mb(chromiumPss.max)}`],
+    ['Chromium PSS per concurrent check (mean / 2)', mb(chromiumPss.mean / CONCURRENCY)],
     ['server RSS mean / peak', `${mb(serverRss.mean)} / ${mb(serverRss.max)}`],
     ['Chromium processes mean / max', `${procs.mean.toFixed(1)} / ${procs.max}`],
   ]);
@@ -303,6 +321,7 @@ await runBench(NAME, async () => {
         serverCpuPercent: serverCpuPct,
         chromiumCpuPercent: chromiumCpuPct,
         chromiumRssBytes: chromiumRss,
+        chromiumPssBytes: chromiumPss,
         serverRssBytes: serverRss,
         processes: procs,
         outcomes,

@@ -230,16 +230,40 @@ describe('browser check against loopback sites in real Chromium', () => {
     expect(direct.errorCode).toBe('browser_load_failed');
     expect(direct.errorMessage).toBe('Browser checks may not load Pagewatch’s own address');
     expect(direct.browser).toBeUndefined();
+    // `other` plays Pagewatch: a badge from it is refused, a redirect to it fails the check.
     const other = await startBrowserSites();
     try {
       const viaOther: BrowserEngine = {
         pool,
         forbidden: ownOriginGuard({ listening: () => ({ host: '0.0.0.0', port: other.port }) }),
       };
-      const before = other.requests.length;
-      const run = await check('/healthy', { requiredText: 'Welcome' }, viaOther);
-      expect(run.outcome).toBe('up');
-      expect(other.requests.length).toBe(before);
+      const badge = await check(`/embed?src=${other.url}/hero.svg`, {}, viaOther);
+      expect(other.requests).toEqual([]);
+      expect(badge.outcome).toBe('degraded');
+      expect(measurements(badge).failedRequests).toEqual([
+        {
+          url: `${other.url}/hero.svg`,
+          type: 'image',
+          status: null,
+          error: 'Refused: browser checks may not load this address',
+        },
+      ]);
+      const redirected = await check(`/go?to=${other.url}/healthy`, {}, viaOther);
+      expect(redirected.outcome).toBe('down');
+      expect(redirected.errorCode).toBe('browser_load_failed');
+      expect(redirected.errorMessage).toBe(
+        `The page tried to reach ${other.url}/healthy, which browser checks may not load`,
+      );
+      expect(redirected.browser?.screenshot).toBeNull();
+      const direct = await check(
+        '/healthy',
+        {},
+        {
+          pool,
+          forbidden: ownOriginGuard({ publicUrl: `${sites.url}/`, listening: () => null }),
+        },
+      );
+      expect(direct.errorCode).toBe('browser_load_failed');
     } finally {
       await other.close();
     }
@@ -262,6 +286,21 @@ describe('browser recovery and setup errors', () => {
     expect(next.outcome).toBe('up');
     expect(pool.pid).not.toBe(pid);
     expect(pool.pid).not.toBeNull();
+  });
+
+  it('replaces a browser that grew past the memory cap, between checks', async () => {
+    const small = new BrowserPool({ executablePath: CHROMIUM, maxMemoryBytes: 1, logger });
+    try {
+      const e = { pool: small, forbidden: () => false };
+      const pending = check('/healthy', {}, e);
+      const first = await waitFor(() => small.pid);
+      expect((await pending).outcome).toBe('up');
+      expect((await check('/healthy', {}, e)).outcome).toBe('up');
+      expect(small.pid).not.toBeNull();
+      expect(small.pid).not.toBe(first);
+    } finally {
+      await small.close();
+    }
   });
 
   it('without Chromium, browser checks fail with a setup error that names the variable', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 import type { Logger } from '../../../lib/logger.js';
-import { processTreeRss } from './process-memory.js';
+import { processTreePss } from './process-memory.js';
 import { Semaphore } from './semaphore.js';
 
 /** The flags the e2e suite uses: headless, no sandbox (containers), nothing phoning home. */
@@ -29,7 +29,7 @@ export const STANDARD_CHROMIUM_PATHS = [
 
 export const DEFAULT_BROWSER_CONCURRENCY = 2;
 /** Chromium and its renderers together; past this the browser is replaced between checks. */
-export const DEFAULT_MAX_RSS_BYTES = 1536 * 1024 * 1024;
+export const DEFAULT_MAX_MEMORY_BYTES = 1536 * 1024 * 1024;
 /** A failed launch is not retried by every browser monitor in the same minute. */
 const LAUNCH_RETRY_MS = 30_000;
 const MEMORY_PROBE_EVERY_MS = 15_000;
@@ -43,7 +43,7 @@ export interface BrowserPoolOptions {
   /** PAGEWATCH_CHROMIUM_PATH; unset: the standard locations are tried. */
   executablePath?: string | undefined;
   concurrency?: number;
-  maxRssBytes?: number;
+  maxMemoryBytes?: number;
   logger: Logger;
 }
 
@@ -207,10 +207,10 @@ export class BrowserPool {
     if (now - this.lastMemoryProbe < MEMORY_PROBE_EVERY_MS) return;
     this.lastMemoryProbe = now;
     const pid = handle.pid;
-    const rss = pid === null ? null : processTreeRss(pid);
-    const cap = this.options.maxRssBytes ?? DEFAULT_MAX_RSS_BYTES;
-    if (rss !== null && rss > cap) {
-      this.logger.info({ pid, rss, cap }, 'Chromium grew past its memory cap; replacing it');
+    const memory = pid === null ? null : processTreePss(pid);
+    const cap = this.options.maxMemoryBytes ?? DEFAULT_MAX_MEMORY_BYTES;
+    if (memory !== null && memory > cap) {
+      this.logger.info({ pid, memory, cap }, 'Chromium grew past its memory cap; replacing it');
       this.retire(handle);
     }
   }

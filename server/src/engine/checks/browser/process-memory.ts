@@ -3,10 +3,12 @@ import fs from 'node:fs';
 const PAGE_BYTES = 4096;
 
 /**
- * Resident memory of a process and all its descendants (Chromium's renderers, GPU and network
- * processes are children of the browser process). Linux /proc only; null elsewhere.
+ * Memory of a process and all its descendants (Chromium's renderers, GPU and network
+ * processes are children of the browser process), as proportional set size: Chromium's
+ * processes share most of their pages, and summing RSS would count those once per process.
+ * Linux /proc only; null elsewhere.
  */
-export function processTreeRss(rootPid: number): number | null {
+export function processTreePss(rootPid: number): number | null {
   let entries: string[];
   try {
     entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
@@ -25,7 +27,7 @@ export function processTreeRss(rootPid: number): number | null {
   const stack = [rootPid];
   while (stack.length > 0) {
     const pid = stack.pop()!;
-    total += rssOf(pid);
+    total += memoryOf(pid);
     stack.push(...(children.get(pid) ?? []));
   }
   return total;
@@ -42,7 +44,13 @@ function readStat(pid: number): { ppid: number } | null {
   }
 }
 
-function rssOf(pid: number): number {
+function memoryOf(pid: number): number {
+  try {
+    const pss = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    if (pss) return Number(pss[1]) * 1024;
+  } catch {
+    // No smaps_rollup (older kernels, other owners): fall back to RSS.
+  }
   try {
     const pages = Number(fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
     return Number.isFinite(pages) ? pages * PAGE_BYTES : 0;

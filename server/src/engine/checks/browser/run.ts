@@ -139,9 +139,13 @@ async function checkPage(
   try {
     context = await newContext(lease, spec);
     await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (!isAllowed(url, forbidden)) {
-        seen.blocked ??= url;
+      const request = route.request();
+      if (!isAllowed(request.url(), forbidden)) {
+        // The page itself going there fails the check; a resource from there (a badge) is
+        // only refused, and shows as a failed request.
+        if (request.isNavigationRequest() && !request.frame().parentFrame()) {
+          seen.blocked ??= request.url();
+        }
         return route.abort('blockedbyclient');
       }
       return route.continue();
@@ -169,6 +173,9 @@ async function checkPage(
       if (await browserGone(lease, seen, err)) throw err;
       failure = navigationFailure(err, spec, seen);
     }
+    // A redirect is followed inside Chromium before any route sees it: if one led to
+    // Pagewatch, the check fails and nothing of that page is kept.
+    if (seen.blocked !== null) failure = blockedFailure(seen.blocked);
     if (failure === null && spec.waitFor === 'selector') {
       failure = await waitVisible(page, spec.waitSelector, remaining(EVIDENCE_RESERVE_MS));
     }
@@ -184,7 +191,8 @@ async function checkPage(
       page.evaluate(readTimings, { key: PROBE_KEY, top: WATERFALL_TOP }),
       1500,
     );
-    const screenshot = await takeScreenshot(page, Math.min(2000, remaining()));
+    const screenshot =
+      seen.blocked === null ? await takeScreenshot(page, Math.min(2000, remaining())) : null;
     if (seen.pageCrashed || !lease.browser.isConnected()) throw new Error('browser gone');
     const measurements = measurementsOf(timings, seen, page, response);
     return outcomeOf(spec, failure, seen, timings, response, measurements, screenshot, deliveredMs);
@@ -260,7 +268,9 @@ function watch(page: Page, seen: Observed, forbidden: (url: URL) => boolean): vo
   page.on('request', (req) => {
     seen.requests += 1;
     // Redirects are followed inside Chromium without passing the route: refuse them here.
-    if (req.redirectedFrom() && !isAllowed(req.url(), forbidden)) seen.blocked ??= req.url();
+    if (req.redirectedFrom() && main(req) && !isAllowed(req.url(), forbidden)) {
+      seen.blocked ??= req.url();
+    }
   });
   // A request that failed by status may also be reported aborted afterwards: list it once.
   const failedByStatus = new WeakSet<object>();
@@ -281,7 +291,9 @@ function watch(page: Page, seen: Observed, forbidden: (url: URL) => boolean): vo
       url: clip(req.url()),
       type: req.resourceType(),
       status: null,
-      error: req.failure()?.errorText ?? 'failed',
+      error: isAllowed(req.url(), forbidden)
+        ? (req.failure()?.errorText ?? 'failed')
+        : 'Refused: browser checks may not load this address',
     });
   });
   page.on('console', (msg) => {
@@ -298,12 +310,7 @@ function watch(page: Page, seen: Observed, forbidden: (url: URL) => boolean): vo
 
 function navigationFailure(err: unknown, spec: BrowserCheckSpec, seen: Observed): Failure {
   const message = firstLine(err);
-  if (seen.blocked !== null) {
-    return new Failure(
-      'browser_load_failed',
-      `The page tried to reach ${clip(seen.blocked, 120)}, which browser checks may not load`,
-    );
-  }
+  if (seen.blocked !== null) return blockedFailure(seen.blocked);
   if (err instanceof Error && err.name === 'TimeoutError') {
     const what = spec.waitFor === 'networkidle' ? 'go quiet on the network' : 'finish loading';
     return new Failure('timeout', `The page did not ${what} within ${seconds(spec.timeoutMs)}`);
@@ -333,6 +340,12 @@ function navigationFailure(err: unknown, spec: BrowserCheckSpec, seen: Observed)
                 : 'browser_load_failed';
   return new Failure(code, net ? `The page could not be loaded: ${net}` : message);
 }
+
+const blockedFailure = (url: string): Failure =>
+  new Failure(
+    'browser_load_failed',
+    `The page tried to reach ${clip(url, 120)}, which browser checks may not load`,
+  );
 
 async function waitVisible(page: Page, selector: string, timeout: number): Promise<Failure | null> {
   try {
