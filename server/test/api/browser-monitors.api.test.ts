@@ -98,8 +98,15 @@ describe.each(engines)('live browser monitors on %s', (engine) => {
     return BrowserRunList.parse(await res.json()).items;
   };
 
-  const result = (id: number, n: number) =>
-    stream.waitFor((e) => e.kind === 'result' && e.monitorId === id && n-- <= 1, 30_000);
+  /** Resolves once the monitor's n-th result is out (the stream re-reads past events). */
+  const result = (id: number, n: number) => {
+    const seen = new Set<number>();
+    return stream.waitFor((e) => {
+      if (e.kind !== 'result' || e.monitorId !== id) return false;
+      seen.add(e.result.id);
+      return seen.size >= n;
+    }, 30_000);
+  };
 
   it('stores measurements and the screenshot of a failing page; viewers can see them', async () => {
     const created = await post(t, '/api/v1/monitors', {
