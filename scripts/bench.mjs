@@ -15,6 +15,7 @@ const benches = [
   'scheduler-10k-60s',
   'auth',
   'history',
+  'browser-checks',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

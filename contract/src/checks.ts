@@ -30,6 +30,14 @@ export const CheckErrorCode = z.enum([
   'heartbeat_missed',
   'browser_load_failed',
   'browser_js_error',
+  /** A browser check's required or awaited CSS selector never showed. */
+  'browser_element_missing',
+  /** A subresource of the page failed (status ≥ 400 or network error): degrades. */
+  'browser_resource_failed',
+  /** No Chromium could be started: a setup problem of Pagewatch, shown on browser monitors. */
+  'browser_unavailable',
+  /** Chromium died during the check; it is restarted for the next one. */
+  'browser_crashed',
   'degraded_latency',
   'connection_reset',
   'protocol_error',

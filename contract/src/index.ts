@@ -3,6 +3,7 @@ export * from './checks.js';
 export * from './stats.js';
 export * from './status-codes.js';
 export * from './monitors.js';
+export * from './browser.js';
 export * from './recent.js';
 export * from './monitor-keys.js';
 export * from './duration.js';

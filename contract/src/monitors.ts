@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BrowserViewport, BrowserWaitFor } from './browser.js';
 import { CheckErrorCode, CheckOutcome } from './checks.js';
 import { parseStatusRange } from './status-codes.js';
 
@@ -19,6 +20,8 @@ export const limits = {
   tlsWarnDaysMin: 1,
   tlsWarnDaysMax: 365,
   graceMax: 86_400,
+  browserIntervalMin: 60,
+  selectorMax: 500,
 } as const;
 
 export const defaults = {
@@ -33,7 +36,7 @@ export const defaults = {
   graceSeconds: 60,
 } as const;
 
-export const MonitorType = z.enum(['http', 'tcp', 'dns', 'tls', 'push']);
+export const MonitorType = z.enum(['http', 'tcp', 'dns', 'tls', 'push', 'browser']);
 export type MonitorType = z.infer<typeof MonitorType>;
 
 export const MonitorStatus = z.enum(['pending', 'up', 'degraded', 'down', 'paused', 'maintenance']);
@@ -370,11 +373,77 @@ export const PushMonitorInput = z.strictObject({
     .max(limits.graceMax, 'The grace period is at most a day (86,400 seconds)')
     .default(defaults.graceSeconds),
 });
+const Selector = z
+  .string()
+  .trim()
+  .max(limits.selectorMax, 'Selectors are limited to 500 characters');
+
+export const BasicAuth = z.strictObject({
+  username: z.string().min(1, 'Enter the user name').max(200, 'At most 200 characters'),
+  password: z.string().max(200, 'At most 200 characters'),
+});
+export type BasicAuth = z.infer<typeof BasicAuth>;
+
+/**
+ * A browser check: load `url` in Chromium at a viewport preset, wait for the page to be
+ * delivered (load event, network idle or a selector visible), then look for the required text
+ * and element. `degradedThresholdMs` applies to the load time, `lcpThresholdMs` to Largest
+ * Contentful Paint. Slower to run than the other types, so at most once a minute.
+ */
+export const BrowserMonitorInput = z
+  .strictObject({
+    type: z.literal('browser'),
+    ...common,
+    interval: z
+      .number()
+      .int('Whole seconds only')
+      .min(limits.browserIntervalMin, 'Browser checks run at most every 60 seconds')
+      .max(limits.intervalMax, 'Check at least once a day (86,400 seconds)')
+      .default(300),
+    timeout: common.timeout.default(30),
+    url: HttpUrl,
+    viewport: BrowserViewport.default('desktop'),
+    waitFor: BrowserWaitFor.default('load'),
+    waitSelector: Selector.default(''),
+    requiredText: z
+      .string()
+      .max(limits.keywordMax, 'The required text is limited to 1,000 characters')
+      .default(''),
+    requiredSelector: Selector.default(''),
+    lcpThresholdMs: z
+      .number()
+      .int('Whole milliseconds only')
+      .min(1, 'The threshold is at least 1 ms')
+      .max(120_000, 'The threshold is at most 120,000 ms')
+      .nullable()
+      .default(null),
+    /** An uncaught exception takes the monitor down; off: it is only reported. */
+    failOnJsError: z.boolean().default(true),
+    basicAuth: BasicAuth.nullable().default(null),
+    headers: z.array(Header).max(50, 'At most 50 headers').default([]),
+  })
+  .superRefine(timeoutBelowInterval)
+  .superRefine((m, ctx) => {
+    if (m.waitFor === 'selector' && m.waitSelector === '') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['waitSelector'],
+        message: 'Enter the CSS selector to wait for, e.g. #app .ready',
+      });
+    }
+  });
 
 /** What a client sends to create or replace a monitor. */
 export const MonitorInput = z.discriminatedUnion(
   'type',
-  [HttpMonitorInput, TcpMonitorInput, DnsMonitorInput, TlsMonitorInput, PushMonitorInput],
+  [
+    HttpMonitorInput,
+    TcpMonitorInput,
+    DnsMonitorInput,
+    TlsMonitorInput,
+    PushMonitorInput,
+    BrowserMonitorInput,
+  ],
   { error: 'Choose a monitor type' },
 );
 export type MonitorInput = z.infer<typeof MonitorInput>;
@@ -489,6 +558,22 @@ export const PushMonitor = z.object({
 });
 export type PushMonitor = z.infer<typeof PushMonitor>;
 
+export const BrowserMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('browser'),
+  url: z.string(),
+  viewport: BrowserViewport,
+  waitFor: BrowserWaitFor,
+  waitSelector: z.string(),
+  requiredText: z.string(),
+  requiredSelector: z.string(),
+  lcpThresholdMs: z.number().int().nullable(),
+  failOnJsError: z.boolean(),
+  basicAuth: BasicAuth.nullable(),
+  headers: z.array(Header),
+});
+export type BrowserMonitor = z.infer<typeof BrowserMonitor>;
+
 /** The full monitor: common fields and state plus its type's settings. */
 export const Monitor = z.discriminatedUnion('type', [
   HttpMonitor,
@@ -496,6 +581,7 @@ export const Monitor = z.discriminatedUnion('type', [
   DnsMonitor,
   TlsMonitor,
   PushMonitor,
+  BrowserMonitor,
 ]);
 export type Monitor = z.infer<typeof Monitor>;
 

@@ -5,6 +5,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { repositories } from './db/repositories/index.js';
 import { createEngine, type Engine } from './engine/index.js';
 import type { EngineOptions } from './engine/checks/registry.js';
+import { BrowserPool, ownOriginGuard } from './engine/checks/browser/index.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { EventHub } from './lib/event-hub.js';
 import type { Logger } from './lib/logger.js';
@@ -66,7 +67,28 @@ export async function composePagewatch(
   const maintenance = new MaintenanceIndex({ repos, hub, clock }, (err) =>
     logger.error({ err }, 'could not reload maintenance windows'),
   );
-  const engine = config.roles.includes('scheduler')
+  const runsChecks = config.roles.includes('scheduler');
+  // One Chromium per process, started by the first browser check (none: no browser monitors).
+  const browserPool = runsChecks
+    ? new BrowserPool({
+        executablePath: config.chromiumPath,
+        concurrency: config.browserConcurrency,
+        logger,
+      })
+    : null;
+  let listening: { host: string; port: number } | null = null;
+  const checks: EngineOptions = {
+    ...(browserPool
+      ? {
+          browser: {
+            pool: browserPool,
+            forbidden: ownOriginGuard({ publicUrl: config.publicUrl, listening: () => listening }),
+          },
+        }
+      : {}),
+    ...options.checks,
+  };
+  const engine = runsChecks
     ? createEngine({
         repos,
         hub,
@@ -75,7 +97,7 @@ export async function composePagewatch(
         metrics,
         concurrency: config.checkConcurrency,
         maintenance,
-        ...(options.checks ? { options: options.checks } : {}),
+        options: checks,
       })
     : null;
   const instanceKey = loadSecretKey(config.secret, config.dataDir);
@@ -103,6 +125,12 @@ export async function composePagewatch(
     ping: () => database.ping(),
     webDist: config.webDist,
   });
+  app.server.on('listening', () => {
+    const address = app.server.address();
+    if (address && typeof address === 'object') {
+      listening = { host: address.address, port: address.port };
+    }
+  });
 
   let closing: Promise<void> | null = null;
   let stopHousekeeping = () => {};
@@ -129,6 +157,7 @@ export async function composePagewatch(
         await retention?.stop();
         await app.close();
         await engine?.stop();
+        await browserPool?.close();
         await database.close();
       })()),
   };

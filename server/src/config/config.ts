@@ -46,6 +46,13 @@ const EnvSchema = z.object({
     .min(1, 'must be at least 1')
     .max(10_000, 'must be at most 10000')
     .default(500),
+  PAGEWATCH_CHROMIUM_PATH: z.string().optional(),
+  PAGEWATCH_BROWSER_CONCURRENCY: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(16, 'must be at most 16')
+    .default(2),
   PAGEWATCH_PUBLIC_URL: z
     .url({ error: 'must be a full URL such as https://status.example.com' })
     .optional(),
@@ -70,6 +77,10 @@ export interface Config {
   readonly logLevel: string;
   readonly roles: readonly Role[];
   readonly checkConcurrency: number;
+  /** Chromium for browser checks; undefined: the standard install locations are tried. */
+  readonly chromiumPath: string | undefined;
+  /** Browser checks running at once, inside the general check concurrency. */
+  readonly browserConcurrency: number;
   readonly publicUrl: string | undefined;
   /** Folder of the built SPA; null disables serving it (API-only). */
   readonly webDist: string | null;
@@ -112,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
     logLevel: e.PAGEWATCH_LOG_LEVEL,
     roles: Object.freeze([...new Set(e.PAGEWATCH_ROLES)]),
     checkConcurrency: e.PAGEWATCH_CHECK_CONCURRENCY,
+    chromiumPath: e.PAGEWATCH_CHROMIUM_PATH,
+    browserConcurrency: e.PAGEWATCH_BROWSER_CONCURRENCY,
     publicUrl: e.PAGEWATCH_PUBLIC_URL,
     webDist: e.PAGEWATCH_WEB_DIST ?? defaultWebDist,
     secret: e.PAGEWATCH_SECRET,

@@ -59,6 +59,18 @@ export interface CheckResultsTable {
   cert_expires_at: Millis | null;
 }
 
+/** A browser check's measurements beside its result (migration 009). */
+export interface BrowserRunsTable {
+  result_id: number;
+  monitor_id: number;
+  at: Millis;
+  outcome: number;
+  /** JSON of BrowserMeasurements. */
+  measurements: string;
+  /** JPEG; null once trimmed or for a success that is no longer the latest. */
+  screenshot: Uint8Array | null;
+}
+
 /**
  * One bucket of a monitor's checks (minute, hour or day; see domain/rollup.ts). Latency and
  * phase figures cover delivered checks only; sums are µs, counts say how many were summed.
@@ -236,6 +248,7 @@ export interface DB {
   audit_events: AuditEventsTable;
   monitors: MonitorsTable;
   check_results: CheckResultsTable;
+  browser_runs: BrowserRunsTable;
   rollup_minute: RollupTable;
   rollup_hour: RollupTable;
   rollup_day: RollupTable;

@@ -18,6 +18,7 @@ const traits: { [T in MonitorType]: TypeTraits<T> } = {
   tls: { target: (s) => hostPort(s.host, s.port) },
   // Nothing is fetched: the job calls in. The URL's token is a secret, never a list's text.
   push: { target: () => 'push' },
+  browser: { target: (s) => s.url },
 };
 
 export const monitorTarget = (m: MonitorRecord): string =>

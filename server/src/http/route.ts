@@ -30,6 +30,8 @@ export interface RouteDef<P, Q, B> {
   body?: B;
   /** Status → body schema (null: no body). The first 2xx is the success status. */
   responses: Record<number, Schema | null>;
+  /** A binary success body of this media type (the handler sends it; its schema is null). */
+  produces?: string;
   handler(ctx: {
     params: Out<P>;
     query: Out<Q>;

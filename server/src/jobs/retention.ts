@@ -29,6 +29,8 @@ export interface RetentionOptions {
   everyMs: number;
   /** First pass after start-up: soon, but not in the way of the first checks. */
   firstAfterMs: number;
+  /** Browser screenshots kept per monitor (newest first); older ones keep only their measurements. */
+  screenshotsKept: number;
 }
 
 export const defaultRetentionOptions: RetentionOptions = {
@@ -38,6 +40,7 @@ export const defaultRetentionOptions: RetentionOptions = {
   pauseMs: 20,
   everyMs: 10 * 60_000,
   firstAfterMs: 30_000,
+  screenshotsKept: 50,
 };
 
 export interface RetentionReport {
@@ -89,6 +92,29 @@ export async function runRetention(
   return report;
 }
 
+/**
+ * Drops browser screenshots beyond the newest `screenshotsKept` of each monitor, one monitor
+ * per statement. Measurements stay until their result expires (the row goes with it).
+ */
+export async function trimScreenshots(
+  repos: Repositories,
+  options: Partial<RetentionOptions> = {},
+  stopped: () => boolean = () => false,
+): Promise<number> {
+  const o = { ...defaultRetentionOptions, ...options };
+  const ids = await repos.retention.monitorIds();
+  let trimmed = 0;
+  for (let i = 0; i < ids.length; i += o.monitorsPerStatement) {
+    const chunk = ids.slice(i, i + o.monitorsPerStatement);
+    for (const id of await repos.browserRuns.monitorsOverScreenshotCap(chunk, o.screenshotsKept)) {
+      if (stopped()) return trimmed;
+      trimmed += await repos.browserRuns.trimScreenshots(id, o.screenshotsKept);
+      await sleep(o.pauseMs);
+    }
+  }
+  return trimmed;
+}
+
 export interface RetentionJob {
   /** Stops the timers and waits for a pass in progress to reach its next statement. */
   stop(): Promise<void>;
@@ -108,9 +134,10 @@ export function startRetention(
     const started = Date.now();
     try {
       const deleted = await runRetention(repos, clock.now(), o, () => stopped);
+      const screenshots = await trimScreenshots(repos, o, () => stopped);
       const ms = Date.now() - started;
-      if (deleted.raw + deleted.minute + deleted.hour > 0) {
-        logger.info({ deleted, ms }, 'retention: deleted expired history');
+      if (deleted.raw + deleted.minute + deleted.hour + screenshots > 0) {
+        logger.info({ deleted, screenshots, ms }, 'retention: deleted expired history');
       } else logger.debug({ ms }, 'retention: nothing expired');
     } catch (err) {
       logger.warn({ err }, 'retention pass failed; trying again at the next one');

@@ -40,6 +40,8 @@ describe('configuration (SPEC §9)', () => {
       PAGEWATCH_LOG_LEVEL: 'debug',
       PAGEWATCH_ROLES: 'web, scheduler',
       PAGEWATCH_CHECK_CONCURRENCY: '50',
+      PAGEWATCH_CHROMIUM_PATH: '/opt/chromium/chrome',
+      PAGEWATCH_BROWSER_CONCURRENCY: '3',
       PAGEWATCH_PUBLIC_URL: 'https://status.example.com',
     });
     expect(c).toMatchObject({
@@ -49,6 +51,8 @@ describe('configuration (SPEC §9)', () => {
       logLevel: 'debug',
       roles: ['web', 'scheduler'],
       checkConcurrency: 50,
+      chromiumPath: '/opt/chromium/chrome',
+      browserConcurrency: 3,
       publicUrl: 'https://status.example.com',
     });
   });

@@ -42,6 +42,8 @@ export interface TestAppOptions extends ComposeOptions {
   webDist?: string | null;
   /** Create the owner account at start (default true). */
   setup?: boolean;
+  /** Chromium for browser checks; default the system one. */
+  chromiumPath?: string;
 }
 
 let seq = 0;
@@ -57,13 +59,24 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     logLevel: 'silent',
     roles: options.scheduler ? ['web', 'scheduler', 'notifier'] : ['web'],
     checkConcurrency: 100,
+    chromiumPath:
+      options.chromiumPath ?? process.env.PAGEWATCH_CHROMIUM_PATH ?? '/usr/bin/chromium',
+    browserConcurrency: 2,
     publicUrl: undefined,
     webDist: options.webDist ?? null,
     secret: 'test-instance-secret-0123456789abcdef',
     trustProxy: false,
   };
   const pgSchema = t.target.kind === 'postgres' ? t.target.schema : undefined;
-  const { engine: _e, scheduler: _s, listen: _l, webDist: _w, setup = true, ...compose } = options;
+  const {
+    engine: _e,
+    scheduler: _s,
+    listen: _l,
+    webDist: _w,
+    chromiumPath: _c,
+    setup = true,
+    ...compose
+  } = options;
   const pw = await composePagewatch(
     config,
     pino({ level: process.env.PAGEWATCH_TEST_LOG ?? 'silent' }),

@@ -2,6 +2,7 @@ import type { Database } from '../database.js';
 import { apiKeysRepository } from './api-keys.js';
 import { auditRepository } from './audit.js';
 import { incidentsRepository } from './incidents.js';
+import { browserRunsRepository } from './browser-runs.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
@@ -15,6 +16,7 @@ export function repositories(database: Database) {
   return {
     monitors: monitorsRepository(database.db),
     results: resultsRepository(database.db, database.engine),
+    browserRuns: browserRunsRepository(database.db),
     rollups: rollupsRepository(database.db),
     retention: retentionRepository(database.db),
     users: usersRepository(database.db, database.engine),

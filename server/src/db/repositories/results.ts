@@ -8,6 +8,7 @@ import { decodeOutcome, encodeOutcome, iso, isoOrNull, toMs, toUs } from '../cod
 import type { Engine } from '../database.js';
 import type { CheckResultsTable, DB } from '../schema.js';
 import { openAutoIncident, resolveAutoIncident } from './incidents.js';
+import { writeBrowserRun } from './browser-runs.js';
 import { applyRollupDeltas } from './rollups.js';
 
 /** One check to persist with the monitor state it led to. */
@@ -143,6 +144,7 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine) {
       })
       .returning(resultColumns)
       .executeTakeFirstOrThrow();
+    await writeBrowserRun(trx, Number(row.id), w.monitorId, w.at, run);
     await trx
       .updateTable('monitors')
       .set({

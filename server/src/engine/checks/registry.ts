@@ -7,10 +7,13 @@ import { runTcpCheck } from './tcp/index.js';
 import { runDnsCheck } from './dns/index.js';
 import { runTlsCheck } from './tls/index.js';
 import { secureContextFor } from './socket.js';
+import { runBrowserCheck, type BrowserEngine } from './browser/index.js';
 
 export interface EngineOptions {
   /** Extra trusted CA certificates (PEM) for targets behind a private CA. */
   extraCa?: string[];
+  /** The shared Chromium of browser checks; without it they report `browser_unavailable`. */
+  browser?: BrowserEngine;
 }
 
 export interface CheckType {
@@ -74,5 +77,17 @@ export const checkTypes: Record<MonitorType, CheckType> = {
     // The scheduled check runs only once no ping came in time (notBefore), so it is a miss.
     run: (m, ctx) => Promise.resolve(missedHeartbeat(m, ctx.now ?? Date.now())),
     notBefore: heartbeatDueAt,
+  },
+  browser: {
+    run: (m, ctx, options) =>
+      runBrowserCheck(
+        {
+          ...settingsOf(m, 'browser'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+        },
+        ctx,
+        options.browser,
+      ),
   },
 };

@@ -1,5 +1,8 @@
 import {
+  BrowserRunList,
+  BrowserRunsQuery,
   CheckListQuery,
+  CheckScreenshotParams,
   CheckPage,
   Monitor,
   MonitorIdParams,
@@ -10,6 +13,7 @@ import {
 } from '@pagewatch/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { checkScreenshot, listBrowserRuns } from '../../../services/checks/browser-runs.js';
 import { listChecks } from '../../../services/checks/list.js';
 import { monitorStats } from '../../../services/checks/stats.js';
 import { checkMonitorNow } from '../../../services/monitors/check-now.js';
@@ -162,6 +166,39 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     query: CheckListQuery,
     responses: { 200: CheckPage },
     handler: async ({ params, query }) => listChecks(deps, params.id, query.limit, query.before),
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: `${base}/:id/browser-runs`,
+    access: 'viewer',
+    tag,
+    summary:
+      'A browser monitor’s latest page measurements (Web Vitals, waterfall, errors), newest first',
+    params: MonitorIdParams,
+    query: BrowserRunsQuery,
+    responses: { 200: BrowserRunList },
+    handler: async ({ params, query }) => listBrowserRuns(deps, params.id, query.limit),
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: `${base}/:id/checks/:checkId/screenshot`,
+    access: 'viewer',
+    tag,
+    summary: 'The JPEG screenshot kept with a browser check (failures and the latest success)',
+    params: CheckScreenshotParams,
+    produces: 'image/jpeg',
+    responses: { 200: null },
+    handler: async ({ params, reply }) => {
+      const jpeg = await checkScreenshot(deps, params.id, params.checkId);
+      // Screenshots show what signed-in people may see: never a shared cache.
+      return reply
+        .type('image/jpeg')
+        .header('cache-control', 'private, max-age=86400, immutable')
+        .header('content-length', jpeg.length)
+        .send(jpeg);
+    },
   });
 
   api.add(app, {

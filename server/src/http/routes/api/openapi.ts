@@ -39,7 +39,12 @@ function operation(def: AnyRouteDef): Json {
           description: 'Success',
           content: { 'application/json': { schema: toSchema(schema, 'output') } },
         }
-      : { description: 'Success, no content' };
+      : def.produces && Number(status) < 300
+        ? {
+            description: 'Success',
+            content: { [def.produces]: { schema: { type: 'string', format: 'binary' } } },
+          }
+        : { description: 'Success, no content' };
   }
   responses.default = {
     description: 'An RFC 9457 problem with a stable type (SPEC §8)',

@@ -151,6 +151,7 @@ function patchMonitor(client: QueryClient, id: number, events: ServerEvent[]) {
     }
   }
   void client.invalidateQueries({ queryKey: monitorKeys.statsAll(id) });
+  void client.invalidateQueries({ queryKey: monitorKeys.browserRuns(id) });
 }
 
 function parse(data: unknown): ServerEvent | null {

@@ -1,4 +1,5 @@
 import type {
+  BrowserRunList,
   CheckPage,
   Monitor,
   MonitorList,
@@ -44,4 +45,11 @@ export const monitorChecksQuery = (id: number) =>
       ),
     initialPageParam: null as number | null,
     getNextPageParam: (last) => last.nextCursor,
+  });
+
+export const browserRunsQuery = (id: number) =>
+  queryOptions({
+    queryKey: monitorKeys.browserRuns(id),
+    queryFn: ({ signal }) =>
+      api<BrowserRunList>(`/monitors/${id}/browser-runs?limit=60`, { signal }),
   });

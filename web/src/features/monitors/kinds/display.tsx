@@ -1,9 +1,14 @@
 import type { Monitor, MonitorType } from '@pagewatch/contract';
-import type { ComponentType, ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Icon } from '../../../components/ui/Icon';
 import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { formatSeconds, plural } from '../../../lib/format';
 import { PushUrlPanel } from '../components/PushUrlPanel';
+
+// Screenshot, vitals, waterfall and chart: fetched only when a browser monitor's page opens.
+const BrowserPanels = lazy(() =>
+  import('../components/BrowserPanels').then((m) => ({ default: m.BrowserPanels })),
+);
 
 type Of<T extends MonitorType> = Extract<Monitor, { type: T }>;
 
@@ -167,6 +172,58 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
     passive: true,
     Panel: PushUrlPanel,
   },
+  browser: {
+    label: 'Browser',
+    target: (m) => m.url,
+    headerTarget: (m) => (
+      <a href={m.url} target="_blank" rel="noopener noreferrer" className="mhead__url">
+        <span className="mhead__method">{m.viewport === 'phone' ? 'PHONE' : 'BROWSER'}</span>
+        <span className="mhead__href">{m.url}</span>
+        <Icon name="external" size={13} />
+        <span className="visually-hidden"> (opens in a new tab)</span>
+      </a>
+    ),
+    settings: (m) => [
+      ['Viewport', m.viewport === 'phone' ? 'Phone (390 × 844)' : 'Desktop (1280 × 800)'],
+      [
+        'Delivered once',
+        m.waitFor === 'selector' ? (
+          <>
+            <code className="settings__code">{m.waitSelector}</code> shows
+          </>
+        ) : (
+          waitText[m.waitFor]
+        ),
+      ],
+      ['Must show', m.requiredText ? `“${m.requiredText}”` : 'Nothing in particular'],
+      [
+        'Must have',
+        m.requiredSelector ? (
+          <code className="settings__code">{m.requiredSelector}</code>
+        ) : (
+          'Nothing in particular'
+        ),
+      ],
+      [
+        'LCP above',
+        m.lcpThresholdMs === null ? 'No threshold' : `${m.lcpThresholdMs} ms is degraded`,
+      ],
+      ['JavaScript errors', m.failOnJsError ? 'Take the monitor down' : 'Reported only'],
+      ['Basic auth', m.basicAuth ? `As ${m.basicAuth.username}` : 'None'],
+      ['Headers', m.headers.length ? m.headers.map((h) => h.name).join(', ') : 'None'],
+    ],
+    Panel: ({ monitor }) => (
+      <Suspense fallback={null}>
+        <BrowserPanels monitorId={monitor.id} />
+      </Suspense>
+    ),
+  },
+};
+
+const waitText: Record<Of<'browser'>['waitFor'], string> = {
+  load: 'The load event',
+  networkidle: 'The network going quiet',
+  selector: 'An element showing',
 };
 
 /** The display entry of a monitor's own type. */

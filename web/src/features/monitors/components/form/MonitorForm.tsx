@@ -20,6 +20,7 @@ import { PushScheduleSection, PushTargetNote } from './sections-push';
 import { TcpExchangeSection, TcpTargetFields } from './sections-tcp';
 import { DnsAnswerSection, DnsTargetFields } from './sections-dns';
 import { TlsCertificateSection, TlsTargetFields } from './sections-tls';
+import { BrowserAccessSection, BrowserPageSection, BrowserTargetFields } from './sections-browser';
 import { useMonitorForm } from './useMonitorForm';
 
 // Form fields shared by every type; `type` and `paused` are not edited as fields here.
@@ -41,7 +42,11 @@ const kindSections: {
   dns: { Target: DnsTargetFields, sections: [DnsAnswerSection] },
   tls: { Target: TlsTargetFields, sections: [TlsCertificateSection] },
   push: { Target: PushTargetNote, Schedule: PushScheduleSection, sections: [] },
+  browser: { Target: BrowserTargetFields, sections: [BrowserPageSection, BrowserAccessSection] },
 };
+
+const commonSchedule = { interval: '60', timeout: '10' };
+const scheduleOf = (t: MonitorType) => formKinds[t].schedule ?? commonSchedule;
 
 const typeOptions = monitorTypes.map((t) => ({ value: t, label: formKinds[t].label }));
 
@@ -94,7 +99,14 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
                 label="Monitor type"
                 value={v.type}
                 options={typeOptions}
-                onChange={(t) => set('type', t)}
+                onChange={(t) => {
+                  set('type', t);
+                  // Carry the new type's schedule defaults unless the person changed them.
+                  const was = scheduleOf(v.type);
+                  const next = scheduleOf(t);
+                  if (v.interval === was.interval) set('interval', next.interval);
+                  if (v.timeout === was.timeout) set('timeout', next.timeout);
+                }}
               />
             </div>
           )

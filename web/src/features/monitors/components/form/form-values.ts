@@ -1,6 +1,8 @@
 import type {
   DnsMatch,
   DnsRecordType,
+  BrowserViewport,
+  BrowserWaitFor,
   HttpMethod,
   Monitor,
   MonitorDraft,
@@ -50,6 +52,16 @@ export interface FormValues {
   warnDays: string;
   ignoreTrust: boolean;
   graceSeconds: string;
+  viewport: BrowserViewport;
+  waitFor: BrowserWaitFor;
+  waitSelector: string;
+  requiredText: string;
+  requiredSelector: string;
+  lcpThresholdMs: string;
+  failOnJsError: boolean;
+  basicAuthEnabled: boolean;
+  basicAuthUsername: string;
+  basicAuthPassword: string;
   tags: string;
   description: string;
   paused: boolean;
@@ -90,6 +102,16 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   warnDays: '14',
   ignoreTrust: false,
   graceSeconds: '60',
+  viewport: 'desktop',
+  waitFor: 'load',
+  waitSelector: '',
+  requiredText: '',
+  requiredSelector: '',
+  lcpThresholdMs: '',
+  failOnJsError: true,
+  basicAuthEnabled: false,
+  basicAuthUsername: '',
+  basicAuthPassword: '',
   tags: '',
   description: '',
   paused: false,
@@ -141,7 +163,8 @@ export type NumberField =
   | 'maxRedirects'
   | 'port'
   | 'warnDays'
-  | 'graceSeconds';
+  | 'graceSeconds'
+  | 'lcpThresholdMs';
 
 /** Reads a number field: undefined when empty (or not a number, which is noted). */
 export type ReadNumber = (field: NumberField) => number | undefined;

@@ -28,6 +28,16 @@ interface FormKind<T extends MonitorType> {
   ): { settings: Omit<DraftOf<T>, CommonKey>; headerKeys?: number[] };
   /** Field keys this type's sections show errors for (prefixes end with '.'). */
   fields: readonly string[];
+  /** Schedule defaults of this type, used when it is chosen on a form still at the common ones. */
+  schedule?: { interval: string; timeout: string };
+}
+
+function headerRows(v: FormValues) {
+  const headers = v.headers.filter((h) => h.name.trim() !== '' || h.value !== '');
+  return {
+    headers: headers.map((h) => ({ name: h.name.trim(), value: h.value })),
+    headerKeys: headers.map((h) => h.key),
+  };
 }
 
 /** One entry per monitor type. */
@@ -134,6 +144,58 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
     values: (m) => ({ graceSeconds: String(m.graceSeconds) }),
     draft: (v, num) => ({ settings: { graceSeconds: num('graceSeconds') } }),
     fields: ['graceSeconds'],
+  },
+  browser: {
+    label: 'Browser',
+    values: (m) => ({
+      url: m.url,
+      viewport: m.viewport,
+      waitFor: m.waitFor,
+      waitSelector: m.waitSelector,
+      requiredText: m.requiredText,
+      requiredSelector: m.requiredSelector,
+      lcpThresholdMs: m.lcpThresholdMs === null ? '' : String(m.lcpThresholdMs),
+      failOnJsError: m.failOnJsError,
+      basicAuthEnabled: m.basicAuth !== null,
+      basicAuthUsername: m.basicAuth?.username ?? '',
+      basicAuthPassword: m.basicAuth?.password ?? '',
+      headers: m.headers.map((h) => newHeaderRow(h.name, h.value)),
+    }),
+    draft: (v, num) => {
+      const { headers, headerKeys } = headerRows(v);
+      return {
+        settings: {
+          url: v.url,
+          viewport: v.viewport,
+          waitFor: v.waitFor,
+          waitSelector: v.waitFor === 'selector' ? v.waitSelector : '',
+          requiredText: v.requiredText,
+          requiredSelector: v.requiredSelector,
+          lcpThresholdMs: num('lcpThresholdMs') ?? null,
+          failOnJsError: v.failOnJsError,
+          basicAuth: v.basicAuthEnabled
+            ? { username: v.basicAuthUsername, password: v.basicAuthPassword }
+            : null,
+          headers,
+        },
+        headerKeys,
+      };
+    },
+    fields: [
+      'url',
+      'viewport',
+      'waitFor',
+      'waitSelector',
+      'requiredText',
+      'requiredSelector',
+      'lcpThresholdMs',
+      'failOnJsError',
+      'basicAuth.username',
+      'basicAuth.password',
+      'headers',
+      'headers.',
+    ],
+    schedule: { interval: '300', timeout: '30' },
   },
 };
 

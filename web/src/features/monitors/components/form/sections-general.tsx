@@ -37,7 +37,7 @@ export function ScheduleSection({ v, errorFor, text }: SectionProps) {
           name="interval"
           label="Interval (seconds)"
           error={errorFor('interval')}
-          hint={secondsHint(v.interval, '10 to 86,400.')}
+          hint={secondsHint(v.interval, v.type === 'browser' ? '60 to 86,400.' : '10 to 86,400.')}
         >
           {(p) => <input {...p} className="input" inputMode="numeric" {...text('interval')} />}
         </Field>

@@ -24,6 +24,8 @@ export function fieldKeyFor(path: string, headerKeys: readonly number[]): string
     return third === 'value' ? `headers.${key}.value` : `headers.${key}.name`;
   }
   if (head === 'keyword') return second === 'mode' ? 'keyword.mode' : 'keyword.value';
+  if (head === 'basicAuth')
+    return second === 'password' ? 'basicAuth.password' : 'basicAuth.username';
   return head;
 }
 
