@@ -20,8 +20,8 @@ function NewMonitorForm() {
       <h1 className="page-title">New monitor</h1>
       <p className="page-sub">
         Pagewatch checks the target on a schedule and records each phase: an HTTP request, a TCP
-        connection with an optional exchange, a DNS lookup or a TLS certificate. A push monitor
-        instead waits for your job to call in.
+        connection with an optional exchange, a DNS lookup, a TLS certificate, or a whole page
+        loaded in a real browser. A push monitor instead waits for your job to call in.
       </p>
       <MonitorForm
         mode="create"
