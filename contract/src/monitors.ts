@@ -85,7 +85,7 @@ export type BodyType = z.infer<typeof BodyType>;
 export const IpFamily = z.enum(['auto', 'ipv4', 'ipv6']);
 export type IpFamily = z.infer<typeof IpFamily>;
 
-const NO_CONTROL = (v: string) => !/[\u0000-\u001f\u007f]/.test(v);
+const NO_CONTROL = (v: string) => ![...v].some((c) => c.charCodeAt(0) < 0x20 || c === '\u007f');
 
 /**
  * Request authentication. Secrets (password, token) are write-only: stored encrypted, never
@@ -264,7 +264,7 @@ export const HttpMonitorInput = z
     const bad = validBody(m.bodyType, m.body);
     if (bad) ctx.addIssue({ code: 'custom', path: [bad.path], message: bad.message });
     if (m.ipFamily !== 'auto') {
-      let host = '';
+      let host: string;
       try {
         host = new URL(m.url).hostname.replace(/^\[(.*)\]$/, '$1');
       } catch {

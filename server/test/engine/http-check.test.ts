@@ -186,7 +186,8 @@ describe('transport failures', () => {
       const known = await check(`http://shop.test:${server.port}/ok`, { lookup: dnsServer.lookup });
       expect(known).toMatchObject({ outcome: 'up', httpStatus: 200 });
       expect(known.phases.dns).toBeGreaterThan(0);
-      expect(dnsServer.queries).toEqual([`${UNRESOLVABLE_HOST} 1`, 'shop.test 1']);
+      // Automatic IP family asks for AAAA and A records.
+      expect(dnsServer.queries).toEqual([`${UNRESOLVABLE_HOST} 28`, 'shop.test 28', 'shop.test 1']);
     } finally {
       await dnsServer.close();
     }
