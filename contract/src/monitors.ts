@@ -145,7 +145,7 @@ function validBody(type: BodyType, body: string): { path: string; message: strin
   }
   if (type === 'form') {
     if (/\s/.test(body)) {
-      return { path: 'body', message: 'Encode spaces as + or %20; one name=value pair per & ' };
+      return { path: 'body', message: 'Encode spaces as + or %20, e.g. name=Ann+Lee&remember=1' };
     }
     try {
       for (const pair of body.split('&')) decodeURIComponent(pair.replace(/\+/g, ' '));
