@@ -91,11 +91,6 @@ export function LastCheckPanel({ monitor: m }: { monitor: Monitor }) {
       ) : (
         <>
           <LastPhases monitorId={m.id} />
-          {last.errorMessage && (
-            <p className={`lastcheck__message lastcheck__message--${last.outcome}`}>
-              {last.errorMessage}
-            </p>
-          )}
           {details && details.assertions.length > 0 ? (
             <div className="ctable-wrap">
               <table className="ctable atable">

@@ -282,7 +282,7 @@ export function AssertionsEditor({ rows, errorFor, onChange }: AssertionsEditorP
                 `assertions.${row.key}.${field}`,
               );
             return (
-              <li key={row.key} className="assertions__row" aria-label={`Assertion ${i + 1}`}>
+              <li key={row.key} className="assertions__row">
                 <div className="assertions__head">
                   <span className="assertions__index" aria-hidden="true">
                     {i + 1}
