@@ -35,7 +35,8 @@ function expiry(notAfter: string | null): ReactNode {
 
 /** The certificate the last check was shown, for any monitor type that speaks TLS. */
 export function CertificatePanel({ certificate: c }: { certificate: Certificate }) {
-  const rows: [string, ReactNode][] = [
+  // Long values (names, the fingerprint) take a whole row on narrow screens.
+  const rows: [string, ReactNode, boolean?][] = [
     ['Subject', c.subject ?? '—'],
     ['Issuer', c.issuer ?? '—'],
     [
@@ -49,10 +50,11 @@ export function CertificatePanel({ certificate: c }: { certificate: Certificate 
           ))}
         </ul>
       ),
+      true,
     ],
     ['Valid from', c.notBefore === null ? '—' : formatDateTime(c.notBefore)],
     ['Valid until', expiry(c.notAfter)],
-    ['SHA-256 fingerprint', <code className="certfp">{c.fingerprint256 ?? '—'}</code>],
+    ['SHA-256 fingerprint', <code className="certfp">{c.fingerprint256 ?? '—'}</code>, true],
   ];
   return (
     <section className="panel" aria-labelledby="cert-heading" data-testid="certificate-panel">
@@ -73,8 +75,8 @@ export function CertificatePanel({ certificate: c }: { certificate: Certificate 
         )}
       </div>
       <dl className="settings">
-        {rows.map(([term, value]) => (
-          <div key={term} className="settings__row">
+        {rows.map(([term, value, wide]) => (
+          <div key={term} className={wide ? 'settings__row settings__row--wide' : 'settings__row'}>
             <dt>{term}</dt>
             <dd>{value}</dd>
           </div>

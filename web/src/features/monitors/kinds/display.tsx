@@ -49,6 +49,13 @@ const hostPort = (host: string, port: number): string =>
 const dnsQuestion = (m: Of<'dns'>): string =>
   `${m.recordType} ${m.host}${m.resolver === '' ? '' : ` @ ${m.resolver}`}`;
 
+/** "1 MiB", "64 KiB", "1,500 bytes". */
+function byteSize(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return plural(n, 'byte');
+}
+
 const bytes = (text: string): string => plural(new TextEncoder().encode(text).length, 'byte');
 
 /** One entry per monitor type. */
@@ -83,7 +90,7 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
       ['Body', m.bodyType === 'none' ? 'None' : `${BODY_LABEL[m.bodyType]}, ${bytes(m.body)}`],
       ['Authentication', authText(m.auth)],
       ['IP version', FAMILY_LABEL[m.ipFamily]],
-      ['Body read limit', plural(m.maxBodyBytes, 'byte')],
+      ['Body read limit', byteSize(m.maxBodyBytes)],
       [
         'TLS certificate',
         // Redirects may still lead to https, so the setting matters even on an http:// URL.

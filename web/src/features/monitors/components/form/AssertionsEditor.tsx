@@ -350,21 +350,22 @@ export function AssertionsEditor({ rows, errorFor, onChange }: AssertionsEditorP
                 </div>
                 <div className="form__grid assertions__fields">
                   <KindFields row={row} errorFor={errorFor} update={update} />
-                  <Field
-                    name={`assertions.${row.key}.soft`}
-                    label="Soft: degrade instead of down"
-                    inline
-                  >
-                    {(p) => (
-                      <input
-                        {...p}
-                        type="checkbox"
-                        checked={row.soft}
-                        onChange={(e) => update({ soft: e.target.checked }, 'soft')}
-                      />
-                    )}
-                  </Field>
                 </div>
+                <Field
+                  className="assertions__soft"
+                  name={`assertions.${row.key}.soft`}
+                  label="Soft: degrade instead of down"
+                  inline
+                >
+                  {(p) => (
+                    <input
+                      {...p}
+                      type="checkbox"
+                      checked={row.soft}
+                      onChange={(e) => update({ soft: e.target.checked }, 'soft')}
+                    />
+                  )}
+                </Field>
               </li>
             );
           })}
