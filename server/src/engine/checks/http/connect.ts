@@ -25,7 +25,8 @@ export interface ConnectOptions {
   /** From secureContextFor(); undefined for Node's default roots. */
   secureContext: tls.SecureContext | undefined;
   lookup: LookupFn | undefined;
-  family: Family;
+  /** Address family to connect over; 0 (any) when left out. */
+  family?: Family;
 }
 
 const defaultLookup: LookupFn = (hostname, family) =>
@@ -65,7 +66,7 @@ export async function openConnection(
 
 async function resolve(host: string, options: ConnectOptions, run: RunState): Promise<string[]> {
   const lookup = options.lookup ?? defaultLookup;
-  const { family } = options;
+  const family = options.family ?? 0;
   const found = (await untilStopped(run, lookup(host, family))).filter(
     (entry) => family === 0 || entry.family === family,
   );
