@@ -41,11 +41,11 @@ export interface MonitorRecord extends Omit<Common, 'type'> {
   recent: RecentEntry[];
   /**
    * The request credential (basic password or bearer token) sealed with the instance key;
-   * settings never hold it. Null when there is none.
+   * settings never hold it. Null (or left out) when there is none.
    */
-  secret: string | null;
-  /** Certificate and assertion results of the last check. */
-  lastDetails: CheckDetails | null;
+  secret?: string | null;
+  /** Certificate and assertion results of the last check; null (or left out) before one. */
+  lastDetails?: CheckDetails | null;
   createdAt: number;
   updatedAt: number;
   /** Push monitors: the push URL's token (absent or null on other types). */

@@ -41,9 +41,9 @@ function authView(m: MonitorRecord): { auth: HttpAuthView } | Record<string, nev
   if (m.type !== 'http') return {};
   const auth = (m.settings as { auth?: { kind: string; username?: string } }).auth;
   if (auth?.kind === 'basic') {
-    return { auth: { kind: 'basic', username: auth.username ?? '', hasSecret: m.secret !== null } };
+    return { auth: { kind: 'basic', username: auth.username ?? '', hasSecret: m.secret != null } };
   }
-  if (auth?.kind === 'bearer') return { auth: { kind: 'bearer', hasSecret: m.secret !== null } };
+  if (auth?.kind === 'bearer') return { auth: { kind: 'bearer', hasSecret: m.secret != null } };
   return { auth: { kind: 'none' } };
 }
 
@@ -69,6 +69,6 @@ export function presentMonitor(m: MonitorRecord, view: MonitorView, maintenance 
     description: m.description,
     paused: m.paused,
     ...pushFields(m, view),
-    lastDetails: m.lastDetails,
+    lastDetails: m.lastDetails ?? null,
   } as Monitor; // settings and type were validated together by MonitorInput when stored
 }

@@ -14,7 +14,7 @@ function openAuth(
   options: SpecOptions,
 ): HttpAuth {
   const secret = (): string => {
-    if (m.secret === null) return '';
+    if (m.secret == null) return '';
     if (options.openSecret === undefined) throw new Error('No key to open stored credentials');
     return options.openSecret(m.secret);
   };
