@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CheckResult } from './checks.js';
+import { CheckDetails, CheckResult } from './checks.js';
 import { IncidentSeverity, IncidentState } from './incidents.js';
 import { MonitorStatus } from './monitors.js';
 
@@ -10,6 +10,8 @@ export const ServerEvent = z.discriminatedUnion('kind', [
     monitorId: z.number().int(),
     status: MonitorStatus,
     result: CheckResult,
+    /** The check's certificate and assertion results, as `lastDetails` now holds them. */
+    details: CheckDetails.nullable().optional(),
   }),
   z.object({
     kind: z.literal('status'),

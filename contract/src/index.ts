@@ -4,6 +4,8 @@ export * from './stats.js';
 export * from './status-codes.js';
 export * from './monitors.js';
 export * from './browser.js';
+export * from './assertions.js';
+export * from './json-path.js';
 export * from './recent.js';
 export * from './monitor-keys.js';
 export * from './duration.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { Assertion, Assertions, assertionLimits, HEADER_TOKEN } from './assertions.js';
 import { BrowserViewport, BrowserWaitFor } from './browser.js';
-import { CheckErrorCode, CheckOutcome } from './checks.js';
+import { CheckDetails, CheckErrorCode, CheckOutcome } from './checks.js';
 import { parseStatusRange } from './status-codes.js';
 
 export const limits = {
@@ -29,6 +30,8 @@ export const defaults = {
   timeout: 10,
   retries: 1,
   maxRedirects: 10,
+  /** Decoded body bytes read for assertions (SPEC §9). */
+  maxBodyBytes: 1024 * 1024,
   acceptedStatusCodes: ['200-299'],
   tlsPort: 443,
   /** SPEC §9: the first of the 14, 7 and 1 day expiry warnings. */
@@ -45,8 +48,7 @@ export type MonitorStatus = z.infer<typeof MonitorStatus>;
 export const HttpMethod = z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 export type HttpMethod = z.infer<typeof HttpMethod>;
 
-// RFC 9110 §5.6.2 token.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const TOKEN = HEADER_TOKEN;
 
 export const HttpUrl = z
   .string()
@@ -71,15 +73,92 @@ export const Header = z.strictObject({
 });
 export type Header = z.infer<typeof Header>;
 
-export const Keyword = z.strictObject({
-  value: z
-    .string()
-    .min(1, 'Enter the text to look for')
-    .max(limits.keywordMax, 'Keywords are limited to 1,000 characters'),
-  mode: z.enum(['present', 'absent']).default('present'),
-  caseSensitive: z.boolean().default(true),
-});
-export type Keyword = z.infer<typeof Keyword>;
+/**
+ * How `body` is sent. `json` must parse and is sent as application/json; `form` is
+ * URL-encoded `name=value` pairs joined by `&` (e.g. `user=ann&remember=1`), sent as
+ * application/x-www-form-urlencoded; `raw` is sent as typed with no Content-Type of its own.
+ * A Content-Type header of the user's always wins.
+ */
+export const BodyType = z.enum(['none', 'json', 'form', 'raw']);
+export type BodyType = z.infer<typeof BodyType>;
+
+export const IpFamily = z.enum(['auto', 'ipv4', 'ipv6']);
+export type IpFamily = z.infer<typeof IpFamily>;
+
+const NO_CONTROL = (v: string) => ![...v].some((c) => c.charCodeAt(0) < 0x20 || c === '\u007f');
+
+/**
+ * Request authentication. Secrets (password, token) are write-only: stored encrypted, never
+ * returned; leaving one out of an update keeps the stored one (when the kind is unchanged).
+ */
+export const HttpAuthInput = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('none') }),
+    z.strictObject({
+      kind: z.literal('basic'),
+      username: z
+        .string()
+        .min(1, 'Enter the user name')
+        .max(256, 'User names are limited to 256 characters')
+        .refine((v) => !v.includes(':'), 'Basic auth user names cannot contain ":"')
+        .refine(NO_CONTROL, 'User names cannot contain control characters'),
+      password: z
+        .string()
+        .max(1024, 'Passwords are limited to 1,024 characters')
+        .refine(NO_CONTROL, 'Passwords cannot contain control characters')
+        .optional(),
+    }),
+    z.strictObject({
+      kind: z.literal('bearer'),
+      token: z
+        .string()
+        .min(1, 'Enter the token')
+        .max(4096, 'Tokens are limited to 4,096 characters')
+        .refine((v) => !/\s/.test(v), 'Tokens cannot contain spaces or line breaks')
+        .optional(),
+    }),
+  ],
+  { error: 'Choose none, basic or bearer' },
+);
+export type HttpAuthInput = z.infer<typeof HttpAuthInput>;
+
+/** Authentication as the API returns it: whether a secret is stored, never the secret. */
+export const HttpAuthView = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('basic'), username: z.string(), hasSecret: z.boolean() }),
+  z.object({ kind: z.literal('bearer'), hasSecret: z.boolean() }),
+]);
+export type HttpAuthView = z.infer<typeof HttpAuthView>;
+
+function validBody(type: BodyType, body: string): { path: string; message: string } | null {
+  if (type === 'none') {
+    return body === '' ? null : { path: 'body', message: 'Choose a body type, or clear the body' };
+  }
+  if (type === 'json') {
+    try {
+      JSON.parse(body);
+      return null;
+    } catch {
+      return { path: 'body', message: 'The body is not valid JSON' };
+    }
+  }
+  if (type === 'form') {
+    if (/\s/.test(body)) {
+      return { path: 'body', message: 'Encode spaces as + or %20, e.g. name=Ann+Lee&remember=1' };
+    }
+    try {
+      for (const pair of body.split('&')) decodeURIComponent(pair.replace(/\+/g, ' '));
+      return null;
+    } catch {
+      return { path: 'body', message: 'A % in the form body must start a %XX escape' };
+    }
+  }
+  return null;
+}
+
+const IPV4 = z.ipv4();
+const IPV6 = z.ipv6();
 
 const StatusCodeRange = z
   .string()
@@ -155,7 +234,9 @@ export const HttpMonitorInput = z
     url: HttpUrl,
     method: HttpMethod.default('GET'),
     headers: z.array(Header).max(50, 'At most 50 headers').default([]),
+    bodyType: BodyType.default('none'),
     body: z.string().max(65_536, 'Request bodies are limited to 64 KiB').default(''),
+    auth: HttpAuthInput.default({ kind: 'none' }),
     acceptedStatusCodes: z
       .array(StatusCodeRange)
       .min(1, 'Accept at least one status code')
@@ -168,16 +249,45 @@ export const HttpMonitorInput = z
       .min(0, 'At least 0')
       .max(10, 'At most 10 redirects')
       .default(defaults.maxRedirects),
-    keyword: Keyword.nullable().default(null),
+    ipFamily: IpFamily.default('auto'),
     ignoreTls: z.boolean().default(false),
+    assertions: Assertions,
+    maxBodyBytes: z
+      .number({ error: 'Enter a number of bytes' })
+      .int('Whole bytes only')
+      .min(1024, 'Read at least 1 KiB (1,024 bytes)')
+      .max(assertionLimits.bodyBytesMax, 'Read at most 10 MiB (10,485,760 bytes)')
+      .default(defaults.maxBodyBytes),
   })
-  .superRefine(timeoutBelowInterval);
+  .superRefine(timeoutBelowInterval)
+  .superRefine((m, ctx) => {
+    const bad = validBody(m.bodyType, m.body);
+    if (bad) ctx.addIssue({ code: 'custom', path: [bad.path], message: bad.message });
+    if (m.ipFamily !== 'auto') {
+      let host: string;
+      try {
+        host = new URL(m.url).hostname.replace(/^\[(.*)\]$/, '$1');
+      } catch {
+        return; // the URL has its own message
+      }
+      const literal = IPV4.safeParse(host).success
+        ? 'ipv4'
+        : IPV6.safeParse(host).success
+          ? 'ipv6'
+          : null;
+      if (literal !== null && literal !== m.ipFamily) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ipFamily'],
+          message: `The URL's address is ${literal === 'ipv4' ? 'IPv4' : 'IPv6'}; choose Automatic or ${literal === 'ipv4' ? 'IPv4' : 'IPv6'}`,
+        });
+      }
+    }
+  });
 
 // RFC 1123 host names: dot-separated labels of letters, digits and inner hyphens, ≤ 253 chars.
 const HOSTNAME =
   /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?$/;
-const IPV4 = z.ipv4();
-const IPV6 = z.ipv6();
 
 /** A host name or a bare IPv4/IPv6 address (no brackets, no port). */
 export const Host = z
@@ -491,6 +601,8 @@ const monitorCommon = {
   tags: z.array(z.string()),
   description: z.string(),
   paused: z.boolean(),
+  /** The certificate and assertion results of the last check; null before the first. */
+  lastDetails: CheckDetails.nullable(),
 };
 
 export const HttpMonitor = z.object({
@@ -499,12 +611,16 @@ export const HttpMonitor = z.object({
   url: z.string(),
   method: HttpMethod,
   headers: z.array(Header),
+  bodyType: BodyType,
   body: z.string(),
+  auth: HttpAuthView,
   acceptedStatusCodes: z.array(z.string()),
   followRedirects: z.boolean(),
   maxRedirects: z.number().int(),
-  keyword: Keyword.nullable(),
+  ipFamily: IpFamily,
   ignoreTls: z.boolean(),
+  assertions: z.array(Assertion),
+  maxBodyBytes: z.number().int(),
 });
 export type HttpMonitor = z.infer<typeof HttpMonitor>;
 

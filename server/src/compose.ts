@@ -67,6 +67,8 @@ export async function composePagewatch(
   const maintenance = new MaintenanceIndex({ repos, hub, clock }, (err) =>
     logger.error({ err }, 'could not reload maintenance windows'),
   );
+  const instanceKey = loadSecretKey(config.secret, config.dataDir);
+  const secrets = new SecretBox(instanceKey);
   const runsChecks = config.roles.includes('scheduler');
   // One Chromium per process, started by the first browser check (none: no browser monitors).
   const browserPool = runsChecks
@@ -87,6 +89,7 @@ export async function composePagewatch(
         }
       : {}),
     ...options.checks,
+    openSecret: (sealed) => secrets.open(sealed),
   };
   const engine = runsChecks
     ? createEngine({
@@ -100,14 +103,13 @@ export async function composePagewatch(
         options: checks,
       })
     : null;
-  const instanceKey = loadSecretKey(config.secret, config.dataDir);
   const setupToken = randomBase62(24);
   const services: ServiceDeps = {
     repos,
     hub,
     clock,
     trigger: engine,
-    secrets: new SecretBox(instanceKey),
+    secrets,
     instanceKey,
     authCache: new AuthCache(),
     setupToken,

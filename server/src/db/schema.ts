@@ -7,8 +7,10 @@ export interface MonitorsTable {
   id: Generated<number>;
   type: string;
   name: string;
-  /** JSON of the type-specific settings (url, method, headers, keyword…). */
+  /** JSON of the type-specific settings (url, method, headers, assertions…); never secrets. */
   config: string;
+  /** The request credential (password or token), sealed with the instance key (SecretBox). */
+  secret: string | null;
   interval_s: number;
   timeout_s: number;
   retries: number;
@@ -29,6 +31,8 @@ export interface MonitorsTable {
   last_error_message: string | null;
   /** JSON array of [outcome, latencyUs|null] pairs for the latest checks, oldest first. */
   recent: Generated<string>;
+  /** JSON CheckDetails of the last check (certificate, assertion results); null before one. */
+  last_details: string | null;
   created_at: Millis;
   updated_at: Millis;
   /** The push URL's token (push monitors only). */

@@ -1,5 +1,6 @@
 import {
   monitorCommonKeys,
+  type CheckDetails,
   type CheckErrorCode,
   type CheckOutcome,
   type MonitorInput,
@@ -38,6 +39,13 @@ export interface MonitorRecord extends Omit<Common, 'type'> {
   statusChangedAt: number | null;
   lastCheck: LastCheckRecord | null;
   recent: RecentEntry[];
+  /**
+   * The request credential (basic password or bearer token) sealed with the instance key;
+   * settings never hold it. Null (or left out) when there is none.
+   */
+  secret?: string | null;
+  /** Certificate and assertion results of the last check; null (or left out) before one. */
+  lastDetails?: CheckDetails | null;
   createdAt: number;
   updatedAt: number;
   /** Push monitors: the push URL's token (absent or null on other types). */

@@ -36,7 +36,13 @@ export function createEngine(deps: EngineDeps) {
         // status underneath is still tracked and stored, and shows again when the window ends.
         const covered = maintenance.inMaintenance(write.monitorId, now);
         const status = covered ? 'maintenance' : write.status;
-        hub.publish({ kind: 'result', monitorId: write.monitorId, status, result });
+        hub.publish({
+          kind: 'result',
+          monitorId: write.monitorId,
+          status,
+          result,
+          details: write.run.details ?? null,
+        });
         // A flip inside a window raises nothing (SPEC §4); it is in the history all the same.
         if (write.flip && !write.maintenance && !covered) {
           hub.publish({

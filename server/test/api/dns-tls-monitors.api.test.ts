@@ -21,6 +21,7 @@ const stateAndCommon = {
   status: 'pending',
   statusChangedAt: null,
   lastCheck: null,
+  lastDetails: null,
   createdAt: expect.any(String),
   updatedAt: expect.any(String),
 };

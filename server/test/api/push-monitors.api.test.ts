@@ -57,6 +57,7 @@ describe.each(engines)('push monitors over the API on %s', (engine) => {
       status: 'pending',
       statusChangedAt: null,
       lastCheck: null,
+      lastDetails: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -48,6 +48,7 @@ describe.each(engines)('tcp monitors over the API on %s', (engine) => {
       status: 'pending',
       statusChangedAt: null,
       lastCheck: null,
+      lastDetails: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -59,7 +59,7 @@ describe.each(engines)('storage on %s', (engine) => {
       name: 'Shop — checkout ✓',
       tags: ['prod', 'eu'],
       headers: [{ name: 'X-Token', value: 'a"b' }],
-      keyword: { value: 'Welcome', mode: 'present', caseSensitive: false },
+      assertions: [{ kind: 'keyword', value: 'Welcome', caseSensitive: false }],
       degradedThresholdMs: 800,
     });
     const created = await repos.monitors.insert(input, T0);
@@ -78,7 +78,7 @@ describe.each(engines)('storage on %s', (engine) => {
     expect(found?.settings).toMatchObject({
       url: input.url,
       headers: [{ name: 'X-Token', value: 'a"b' }],
-      keyword: input.keyword,
+      assertions: input.assertions,
     });
   });
 

@@ -1,8 +1,7 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Keyword } from '@pagewatch/contract';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.js';
-import { check } from './http-spec.js';
+import { check, keyword as kw } from './http-spec.js';
 
 let server: TargetServer;
 
@@ -16,22 +15,18 @@ afterAll(async () => {
 
 const MIB = 1024 * 1024;
 
-function kw(value: string, mode: Keyword['mode'] = 'present', caseSensitive = true): Keyword {
-  return { value, mode, caseSensitive };
-}
-
 function textUrl(body: string, route = 'text'): string {
   return `${server.url}/${route}?body=${encodeURIComponent(body)}`;
 }
 
 describe('keywords', () => {
   it('is up when a required keyword is present', async () => {
-    const run = await check(textUrl('Hello World'), { keyword: kw('World') });
+    const run = await check(textUrl('Hello World'), { assertions: [kw('World')] });
     expect(run).toMatchObject({ outcome: 'up', errorCode: null });
   });
 
   it('is keyword_missing when it is not, quoting the keyword', async () => {
-    const run = await check(textUrl('Hello World'), { keyword: kw('Goodbye') });
+    const run = await check(textUrl('Hello World'), { assertions: [kw('Goodbye')] });
     expect(run).toMatchObject({ outcome: 'down', errorCode: 'keyword_missing', httpStatus: 200 });
     expect(run.errorMessage).toBe('Keyword "Goodbye" was not found in the response body');
     expect(run.latencyMs).toBeGreaterThan(0);
@@ -40,35 +35,37 @@ describe('keywords', () => {
 
   it('shortens long keywords in messages', async () => {
     const long = 'x'.repeat(30) + 'y'.repeat(30);
-    const run = await check(textUrl('nothing'), { keyword: kw(long) });
+    const run = await check(textUrl('nothing'), { assertions: [kw(long)] });
     expect(run.errorMessage).toBe(
       `Keyword "${'x'.repeat(30)}${'y'.repeat(10)}…" was not found in the response body`,
     );
   });
 
   it('matches case-insensitively only when asked', async () => {
-    expect((await check(textUrl('Hello World'), { keyword: kw('hello world') })).errorCode).toBe(
-      'keyword_missing',
-    );
+    expect(
+      (await check(textUrl('Hello World'), { assertions: [kw('hello world')] })).errorCode,
+    ).toBe('keyword_missing');
     const loose = await check(textUrl('Hello WORLD'), {
-      keyword: kw('hello world', 'present', false),
+      assertions: [kw('hello world', 'present', false)],
     });
     expect(loose.outcome).toBe('up');
   });
 
   it('fails a keyword that must be absent with keyword_present', async () => {
     const run = await check(textUrl('Fatal error: database down'), {
-      keyword: kw('fatal ERROR', 'absent', false),
+      assertions: [kw('fatal ERROR', 'absent', false)],
     });
     expect(run).toMatchObject({ outcome: 'down', errorCode: 'keyword_present' });
     expect(run.errorMessage).toBe('Keyword "fatal ERROR" was found but must be absent');
-    expect((await check(textUrl('All good'), { keyword: kw('error', 'absent') })).outcome).toBe(
-      'up',
-    );
+    expect(
+      (await check(textUrl('All good'), { assertions: [kw('error', 'absent')] })).outcome,
+    ).toBe('up');
   });
 
   it('matches non-ASCII text', async () => {
-    expect((await check(textUrl('Grüße aus Köln'), { keyword: kw('Köln') })).outcome).toBe('up');
+    expect((await check(textUrl('Grüße aus Köln'), { assertions: [kw('Köln')] })).outcome).toBe(
+      'up',
+    );
   });
 });
 
@@ -77,7 +74,7 @@ describe('compressed bodies', () => {
     'decodes %s for keywords and counts wire bytes',
     async (coding) => {
       const body = `<html>${'padding '.repeat(500)}<p>Status: operational</p></html>`;
-      const run = await check(textUrl(body, coding), { keyword: kw('Status: operational') });
+      const run = await check(textUrl(body, coding), { assertions: [kw('Status: operational')] });
       expect(run.outcome).toBe('up');
       const wire =
         coding === 'gzip'
@@ -87,7 +84,7 @@ describe('compressed bodies', () => {
             : zlib.deflateSync(body).length;
       expect(run.responseSize).toBe(wire);
       expect(run.responseSize).toBeLessThan(body.length);
-      const missing = await check(textUrl(body, coding), { keyword: kw('Status: degraded') });
+      const missing = await check(textUrl(body, coding), { assertions: [kw('Status: degraded')] });
       expect(missing.errorCode).toBe('keyword_missing');
     },
   );
@@ -105,14 +102,16 @@ describe('the body cap', () => {
 
   it('passes a keyword found before the cap', async () => {
     const run = await check(`${server.url}/huge?mb=8&head=BEGIN-MARK`, {
-      keyword: kw('BEGIN-MARK'),
+      assertions: [kw('BEGIN-MARK')],
     });
     expect(run.outcome).toBe('up');
     await server.waitForNoConnections();
   });
 
   it('is response_too_large when a required keyword lies past the cap', async () => {
-    const run = await check(`${server.url}/huge?mb=3&tail=END-MARK`, { keyword: kw('END-MARK') });
+    const run = await check(`${server.url}/huge?mb=3&tail=END-MARK`, {
+      assertions: [kw('END-MARK')],
+    });
     expect(run).toMatchObject({
       outcome: 'down',
       errorCode: 'response_too_large',
@@ -126,14 +125,14 @@ describe('the body cap', () => {
 
   it('passes an absent-mode keyword on a huge body', async () => {
     const run = await check(`${server.url}/huge?mb=3&tail=END-MARK`, {
-      keyword: kw('error', 'absent'),
+      assertions: [kw('error', 'absent')],
     });
     expect(run.outcome).toBe('up');
   });
 
   it('caps the decoded size of a compressed body, not its wire size', async () => {
     const run = await check(`${server.url}/huge?mb=16&gzip=1&tail=END-MARK`, {
-      keyword: kw('END-MARK'),
+      assertions: [kw('END-MARK')],
     });
     expect(run.errorCode).toBe('response_too_large');
     expect(run.responseSize).toBeLessThan(MIB / 4);
@@ -142,10 +141,13 @@ describe('the body cap', () => {
 
   it('honours a custom cap', async () => {
     const body = `${'a'.repeat(100)}needle`;
-    const capped = await check(textUrl(body), { keyword: kw('needle'), maxBodyBytes: 50 });
+    const capped = await check(textUrl(body), { assertions: [kw('needle')], maxBodyBytes: 50 });
     expect(capped.errorCode).toBe('response_too_large');
     expect(capped.errorMessage).toContain('first 50 bytes');
-    const roomy = await check(textUrl(body), { keyword: kw('needle'), maxBodyBytes: body.length });
+    const roomy = await check(textUrl(body), {
+      assertions: [kw('needle')],
+      maxBodyBytes: body.length,
+    });
     expect(roomy.outcome).toBe('up');
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.js';
-import { check } from './http-spec.js';
+import { check, keyword } from './http-spec.js';
 
 let server: TargetServer;
 
@@ -19,7 +19,7 @@ async function pathsSeen(fn: () => Promise<unknown>): Promise<string[]> {
   return server.requests.slice(before).map((r) => `${r.method} ${r.url}`);
 }
 
-const echoHas = (value: string) => ({ value, mode: 'present' as const, caseSensitive: true });
+const echoHas = (value: string) => keyword(value);
 
 describe('redirects', () => {
   it('follows a chain of relative Locations to the final answer', async () => {
@@ -72,9 +72,10 @@ describe('redirects', () => {
   it.each([303, 301, 302])('turns a POST into a GET without body on %i', async (status) => {
     const run = await check(`${server.url}/redirect/1?status=${status}&to=/echo`, {
       method: 'POST',
+      bodyType: 'raw',
       body: 'payload',
       headers: [{ name: 'Content-Type', value: 'text/plain' }],
-      keyword: echoHas('"method":"GET"'),
+      assertions: [echoHas('"method":"GET"')],
     });
     expect(run.outcome).toBe('up');
     const final = server.requests.at(-1);
@@ -86,16 +87,18 @@ describe('redirects', () => {
   it.each([307, 308])('keeps method and body on %i', async (status) => {
     const run = await check(`${server.url}/redirect/1?status=${status}&to=/echo`, {
       method: 'POST',
+      bodyType: 'raw',
       body: 'payload',
-      keyword: echoHas('"method":"POST"'),
+      assertions: [echoHas('"method":"POST"')],
     });
     expect(run.outcome).toBe('up');
     expect(
       (
         await check(`${server.url}/redirect/1?status=${status}&to=/echo`, {
           method: 'PUT',
+          bodyType: 'raw',
           body: 'payload',
-          keyword: echoHas('"body":"payload"'),
+          assertions: [echoHas('"body":"payload"')],
         })
       ).outcome,
     ).toBe('up');

@@ -6,7 +6,7 @@ import {
   type TargetServer,
   type TlsMode,
 } from '../fixtures/target-server.js';
-import { check } from './http-spec.js';
+import { check, keyword } from './http-spec.js';
 
 const servers = new Map<TlsMode | 'plain', TargetServer>();
 
@@ -138,7 +138,7 @@ describe('bad certificates', () => {
       check(`${server.url}/reset`, { ca: caOf(server) }),
       check(`${server.url}/huge?mb=4&tail=x`, {
         ca: caOf(server),
-        keyword: { value: 'x!', mode: 'present', caseSensitive: true },
+        assertions: [keyword('x!')],
       }),
     ]);
     expect(runs.map((r) => r.errorCode)).toEqual([

@@ -8,7 +8,7 @@ import {
   UNRESOLVABLE_HOST,
   type TargetServer,
 } from '../fixtures/target-server.js';
-import { check, httpSpec } from './http-spec.js';
+import { check, httpSpec, keyword } from './http-spec.js';
 import { startDnsServer } from '../fixtures/dns-server.js';
 
 let server: TargetServer;
@@ -131,13 +131,14 @@ describe('the request', () => {
     const body = JSON.stringify({ hello: 'wörld' });
     const run = await check(`${server.url}/echo?x=1`, {
       method: 'POST',
+      bodyType: 'raw',
       body,
       headers: [
         { name: 'Content-Type', value: 'application/json' },
         { name: 'X-Trace', value: 'a' },
         { name: 'x-trace', value: 'b' },
       ],
-      keyword: { value: `"body":${JSON.stringify(body)}`, mode: 'present', caseSensitive: true },
+      assertions: [keyword(`"body":${JSON.stringify(body)}`)],
     });
     expect(run.outcome).toBe('up');
     const seen = lastRequest();
@@ -185,7 +186,8 @@ describe('transport failures', () => {
       const known = await check(`http://shop.test:${server.port}/ok`, { lookup: dnsServer.lookup });
       expect(known).toMatchObject({ outcome: 'up', httpStatus: 200 });
       expect(known.phases.dns).toBeGreaterThan(0);
-      expect(dnsServer.queries).toEqual([`${UNRESOLVABLE_HOST} 1`, 'shop.test 1']);
+      // Automatic IP family asks for AAAA and A records.
+      expect(dnsServer.queries).toEqual([`${UNRESOLVABLE_HOST} 28`, 'shop.test 28', 'shop.test 1']);
     } finally {
       await dnsServer.close();
     }

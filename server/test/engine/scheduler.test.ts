@@ -18,6 +18,8 @@ function record(id: number, overrides: Partial<MonitorRecord> = {}): MonitorReco
     statusChangedAt: null,
     lastCheck: null,
     recent: [],
+    secret: null,
+    lastDetails: null,
     createdAt: 0,
     updatedAt: 0,
     ...overrides,

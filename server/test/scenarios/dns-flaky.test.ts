@@ -1,8 +1,9 @@
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultWrite } from '../../src/db/repositories/results.js';
-import { settingsOf, splitInput, type MonitorRecord } from '../../src/domain/monitor.js';
+import { splitInput, type MonitorRecord } from '../../src/domain/monitor.js';
 import { runHttpCheck } from '../../src/engine/checks/http/index.js';
+import { httpSpecOf } from '../../src/engine/checks/http/spec-of.js';
 import { Scheduler } from '../../src/engine/scheduler.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { startDnsServer, type DnsServer } from '../fixtures/dns-server.js';
@@ -46,6 +47,8 @@ describe('a DNS hiccup', () => {
       statusChangedAt: null,
       lastCheck: null,
       recent: [],
+      secret: null,
+      lastDetails: null,
       createdAt: 0,
       updatedAt: 0,
     };
@@ -60,7 +63,7 @@ describe('a DNS hiccup', () => {
       run: (m, signal) =>
         runHttpCheck(
           {
-            ...settingsOf(m, 'http'),
+            ...httpSpecOf(m, {}),
             timeoutMs: 5000,
             degradedThresholdMs: null,
             lookup: dns.lookup,

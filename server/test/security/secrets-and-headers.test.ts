@@ -111,8 +111,22 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
       secrets.set(`${role} API key`, k.json<{ secret: string }>().secret);
     }
     // Monitor request headers are write-once data, not secrets: this one is only a fixture.
-    const m = await t.inject({ method: 'POST', url: '/api/v1/monitors', payload: monitorInput() });
+    // Its basic-auth password is a secret: write-only, kept sealed.
+    secrets.set('a monitor password', 'monitor basic passphrase 7');
+    const m = await t.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: monitorInput({
+        auth: { kind: 'basic', username: 'probe', password: 'monitor basic passphrase 7' },
+      }),
+    });
     monitorId = m.json<{ id: number }>().id;
+    const sealed = await t.database.db
+      .selectFrom('monitors')
+      .select('secret')
+      .where('id', '=', monitorId)
+      .executeTakeFirstOrThrow();
+    secrets.set('sealed monitor password', sealed.secret ?? 'missing');
     const incident = await t.inject({
       method: 'POST',
       url: '/api/v1/incidents',

@@ -43,8 +43,9 @@ describe.each(engines)('user-typed markup comes back as data on %s', (engine) =>
       tags: [payload.slice(0, 40)],
       url: `https://example.com/search?q=${payload}`,
       headers: [{ name: 'X-Note', value: payload }],
+      bodyType: 'raw',
       body: payload,
-      keyword: { value: payload, mode: 'present' },
+      assertions: [{ kind: 'keyword', value: payload, mode: 'present' }],
     };
     const created = await t.inject({ method: 'POST', url: '/api/v1/monitors', ...json(input) });
     expect(created.statusCode, created.body).toBe(201);
@@ -58,7 +59,7 @@ describe.each(engines)('user-typed markup comes back as data on %s', (engine) =>
       url: input.url,
       headers: input.headers,
       body: input.body,
-      keyword: { value: payload },
+      assertions: [{ kind: 'keyword', value: payload }],
     });
     const list = await t.inject({ url: '/api/v1/monitors' });
     expectJsonData(list, payload);

@@ -14,6 +14,7 @@ import { totpLastStep } from './004-totp-last-step.js';
 import { incidents } from './005-incidents.js';
 import { maintenance } from './006-maintenance.js';
 import { push } from './007-push.js';
+import { lastDetails } from './008-last-details.js';
 import { browserEvidence } from './009-browser-evidence.js';
 
 /** Migrations are code, listed in order, so a bundled build needs no folder scan. */
@@ -26,6 +27,7 @@ function migrations(engine: Engine): Record<string, Migration> {
     '005-incidents': incidents(engine),
     '006-maintenance': maintenance(engine),
     '007-push': push(),
+    '008-last-details': lastDetails(),
     '009-browser-evidence': browserEvidence(engine),
   };
 }

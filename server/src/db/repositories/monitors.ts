@@ -1,4 +1,4 @@
-import type { MonitorInput, MonitorStatus } from '@pagewatch/contract';
+import type { CheckDetails, MonitorInput, MonitorStatus } from '@pagewatch/contract';
 import type { Kysely, Selectable } from 'kysely';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { MonitorRecord, MonitorSettings, RecentEntry } from '../../domain/monitor.js';
@@ -33,6 +33,8 @@ const columns = [
   'last_error_code',
   'last_error_message',
   'recent',
+  'secret',
+  'last_details',
   'created_at',
   'updated_at',
   'push_token',
@@ -72,6 +74,8 @@ function toRecord(row: Row): MonitorRecord {
             errorMessage: row.last_error_message,
           },
     recent,
+    secret: row.secret,
+    lastDetails: row.last_details === null ? null : (JSON.parse(row.last_details) as CheckDetails),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     ...(row.push_token === null ? {} : { pushToken: row.push_token, lastPingAt: row.last_ping_at }),
@@ -127,16 +131,19 @@ export interface UptimeRow {
 /** Monitor definitions and their persisted state. */
 export function monitorsRepository(db: Kysely<DB>) {
   return {
+    /** `secret` is the sealed request credential kept apart from the settings, if any. */
     async insert(
       input: MonitorInput,
       now: number,
       push: PushTokenWrite | null = null,
+      secret: string | null = null,
     ): Promise<MonitorRecord> {
       const row = await db
         .insertInto('monitors')
         .values({
           ...definitionColumns(input),
           ...(push ? pushColumns(push) : {}),
+          secret,
           created_at: now,
           updated_at: now,
         })
@@ -147,7 +154,8 @@ export function monitorsRepository(db: Kysely<DB>) {
 
     /**
      * Replaces the definition; a changed type or target starts over from pending. `push`
-     * sets (or with null clears) the push token; undefined keeps it.
+     * sets (or with null clears) the push token; undefined keeps it. `secret` replaces the
+     * sealed request credential.
      */
     async replace(
       id: number,
@@ -155,14 +163,18 @@ export function monitorsRepository(db: Kysely<DB>) {
       now: number,
       resetState: boolean,
       push?: PushTokenWrite | null,
+      secret: string | null = null,
     ) {
       const row = await db
         .updateTable('monitors')
         .set({
           ...definitionColumns(input),
           ...(push === undefined ? {} : pushColumns(push)),
+          secret,
           updated_at: now,
-          ...(resetState ? { status: 'pending', failures: 0, status_changed_at: null } : {}),
+          ...(resetState
+            ? { status: 'pending', failures: 0, status_changed_at: null, last_details: null }
+            : {}),
         })
         .where('id', '=', id)
         .returning(columns)

@@ -157,6 +157,8 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine) {
         last_error_code: run.errorCode,
         last_error_message: run.errorMessage,
         recent: JSON.stringify(w.recent.map(([o, ms]) => [encodeOutcome(o), toUs(ms)])),
+        // Only the last check's details are kept: result rows stay small.
+        last_details: run.details === undefined ? null : JSON.stringify(run.details),
         ...(w.flip ? { status_changed_at: w.at } : {}),
       })
       .where('id', '=', w.monitorId)

@@ -2,7 +2,9 @@ import type { MonitorType } from '@pagewatch/contract';
 import { heartbeatDueAt, missedHeartbeat } from '../../domain/heartbeat.js';
 import { settingsOf, type MonitorRecord } from '../../domain/monitor.js';
 import type { CheckContext, CheckRun } from './types.js';
+import { noPhases } from '../../domain/check-run.js';
 import { runHttpCheck } from './http/index.js';
+import { httpSpecOf } from './http/spec-of.js';
 import { runTcpCheck } from './tcp/index.js';
 import { runDnsCheck } from './dns/index.js';
 import { runTlsCheck } from './tls/index.js';
@@ -14,6 +16,24 @@ export interface EngineOptions {
   extraCa?: string[];
   /** The shared Chromium of browser checks; without it they report `browser_unavailable`. */
   browser?: BrowserEngine;
+  /** Opens request credentials sealed with the instance key (compose wires the SecretBox). */
+  openSecret?: (sealed: string) => string;
+}
+
+/** A check that could not start because its stored credential would not open. */
+function unreadableCredential(): CheckRun {
+  return {
+    outcome: 'down',
+    latencyMs: null,
+    phases: noPhases,
+    httpStatus: null,
+    errorCode: 'internal_error',
+    errorMessage:
+      'The stored password or token could not be decrypted (was the secret key changed?); enter it again',
+    responseSize: null,
+    certExpiresAt: null,
+    details: { certificate: null, assertions: [] },
+  };
 }
 
 export interface CheckType {
@@ -28,16 +48,15 @@ export interface CheckType {
 /** One line per check type; the engine knows no type by name anywhere else. */
 export const checkTypes: Record<MonitorType, CheckType> = {
   http: {
-    run: (m, ctx, options) =>
-      runHttpCheck(
-        {
-          ...settingsOf(m, 'http'),
-          timeoutMs: m.timeout * 1000,
-          degradedThresholdMs: m.degradedThresholdMs,
-          ...(options.extraCa ? { ca: options.extraCa } : {}),
-        },
-        ctx,
-      ),
+    run: (m, ctx, options) => {
+      let spec;
+      try {
+        spec = httpSpecOf(m, options);
+      } catch {
+        return Promise.resolve(unreadableCredential());
+      }
+      return runHttpCheck(spec, ctx);
+    },
   },
   tcp: {
     run: (m, ctx) =>

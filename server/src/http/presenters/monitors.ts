@@ -1,4 +1,4 @@
-import { atLeast, type Monitor } from '@pagewatch/contract';
+import { atLeast, type HttpAuthView, type Monitor } from '@pagewatch/contract';
 import { actorRole, type RequestContext } from '../../domain/actor.js';
 import { displayStatus } from '../../domain/monitor-state.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
@@ -36,6 +36,17 @@ function pushFields(m: MonitorRecord, view: MonitorView) {
   };
 }
 
+/** Credentials are write-only: the API says whether one is stored, never what it is. */
+function authView(m: MonitorRecord): { auth: HttpAuthView } | Record<string, never> {
+  if (m.type !== 'http') return {};
+  const auth = (m.settings as { auth?: { kind: string; username?: string } }).auth;
+  if (auth?.kind === 'basic') {
+    return { auth: { kind: 'basic', username: auth.username ?? '', hasSecret: m.secret != null } };
+  }
+  if (auth?.kind === 'bearer') return { auth: { kind: 'bearer', hasSecret: m.secret != null } };
+  return { auth: { kind: 'none' } };
+}
+
 /** The full monitor, definition included, for its page and its edit form. */
 export function presentMonitor(m: MonitorRecord, view: MonitorView, maintenance = false): Monitor {
   return {
@@ -46,6 +57,7 @@ export function presentMonitor(m: MonitorRecord, view: MonitorView, maintenance 
     createdAt: new Date(m.createdAt).toISOString(),
     updatedAt: new Date(m.updatedAt).toISOString(),
     ...m.settings,
+    ...authView(m),
     type: m.type,
     name: m.name,
     interval: m.interval,
@@ -57,5 +69,6 @@ export function presentMonitor(m: MonitorRecord, view: MonitorView, maintenance 
     description: m.description,
     paused: m.paused,
     ...pushFields(m, view),
+    lastDetails: m.lastDetails ?? null,
   } as Monitor; // settings and type were validated together by MonitorInput when stored
 }

@@ -4,6 +4,7 @@ import type { MonitorRecord } from '../../domain/monitor.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { newPushToken } from '../push/token.js';
+import { sealCredentials } from './credentials.js';
 
 export async function createMonitor(
   deps: ServiceDeps,
@@ -11,7 +12,13 @@ export async function createMonitor(
   input: MonitorInput,
 ): Promise<MonitorRecord> {
   const push = input.type === 'push' ? newPushToken() : null;
-  const monitor = await deps.repos.monitors.insert(input, deps.clock.now(), push);
+  const sealed = sealCredentials(input, null, deps.secrets);
+  const monitor = await deps.repos.monitors.insert(
+    sealed.input,
+    deps.clock.now(),
+    push,
+    sealed.secret,
+  );
   await audit(
     deps,
     ctx,

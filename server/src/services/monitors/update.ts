@@ -5,6 +5,7 @@ import { notFound } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { newPushToken } from '../push/token.js';
+import { sealCredentials } from './credentials.js';
 
 /** Names of the fields whose value differs; values stay out of the audit log (headers hold secrets). */
 function changedFields(before: MonitorRecord, input: MonitorInput): string[] {
@@ -24,7 +25,8 @@ export async function updateMonitor(
 ): Promise<MonitorRecord> {
   const before = await deps.repos.monitors.findById(id);
   if (!before) throw notFound('Monitor');
-  const { settings } = splitInput(input);
+  const sealed = sealCredentials(input, before, deps.secrets);
+  const { settings } = splitInput(sealed.input);
   // A push monitor's settings (its grace period) say when, not what: no new target.
   const retargeted =
     before.type !== input.type ||
@@ -38,9 +40,17 @@ export async function updateMonitor(
       : before.pushToken
         ? null
         : undefined;
-  const monitor = await deps.repos.monitors.replace(id, input, deps.clock.now(), retargeted, push);
+  const monitor = await deps.repos.monitors.replace(
+    id,
+    sealed.input,
+    deps.clock.now(),
+    retargeted,
+    push,
+    sealed.secret,
+  );
   if (!monitor) throw notFound('Monitor');
-  const changed = changedFields(before, input);
+  const changed = changedFields(before, sealed.input);
+  if (sealed.secretChanged && !changed.includes('auth')) changed.push('auth');
   await audit(
     deps,
     ctx,

@@ -1,6 +1,8 @@
 import '../../styles/incidents.css';
 import { MonitorIncidents } from '../../features/incidents/components/MonitorIncidents';
+import { CertificatePanel } from '../../features/monitors/components/CertificatePanel';
 import { ChecksTable } from '../../features/monitors/components/ChecksTable';
+import { LastCheckPanel } from '../../features/monitors/components/LastCheckPanel';
 import { LatencyPanel } from '../../features/monitors/components/LatencyPanel';
 import { MonitorSettings } from '../../features/monitors/components/MonitorSettings';
 import { MonitorHeader } from '../../features/monitors/components/MonitorHeader';
@@ -19,7 +21,11 @@ function MonitorRoute() {
             <MonitorHeader monitor={monitor} />
             {Panel && <Panel monitor={monitor} />}
             <UptimeSummary monitorId={monitor.id} />
+            <LastCheckPanel monitor={monitor} />
             <LatencyPanel monitorId={monitor.id} />
+            {monitor.lastDetails?.certificate && (
+              <CertificatePanel certificate={monitor.lastDetails.certificate} />
+            )}
             <MonitorIncidents monitorId={monitor.id} />
             <MonitorSettings monitor={monitor} />
             <ChecksTable monitorId={monitor.id} />

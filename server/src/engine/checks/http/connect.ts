@@ -2,12 +2,19 @@ import dns, { type LookupAddress } from 'node:dns';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import { tlsVerifyFailure, type CertFacts } from './errors.js';
+import { describeCertificate } from '../certificate.js';
+import { tlsVerifyFailure } from './errors.js';
 import { untilStopped, waitFor, type RunState } from './run.js';
 import type { Endpoint } from './timing.js';
 
-/** Resolves a hostname to addresses; replaceable to pin or filter addresses (and in tests). */
-export type LookupFn = (hostname: string) => Promise<LookupAddress[]>;
+/** 4 or 6 to resolve one address family only; 0 for both. */
+export type Family = 0 | 4 | 6;
+
+/**
+ * Resolves a hostname to addresses; replaceable to pin or filter addresses (and in tests). It may
+ * ignore `family`: addresses of another family are dropped after it answers.
+ */
+export type LookupFn = (hostname: string, family: Family) => Promise<LookupAddress[]>;
 
 export interface Target extends Endpoint {
   secure: boolean;
@@ -18,9 +25,12 @@ export interface ConnectOptions {
   /** From secureContextFor(); undefined for Node's default roots. */
   secureContext: tls.SecureContext | undefined;
   lookup: LookupFn | undefined;
+  /** Address family to connect over; 0 (any) when left out. */
+  family?: Family;
 }
 
-const defaultLookup: LookupFn = (hostname) => dns.promises.lookup(hostname, { all: true });
+const defaultLookup: LookupFn = (hostname, family) =>
+  dns.promises.lookup(hostname, { all: true, family });
 
 /** Refusals worth trying the host's next address for (e.g. a service listening on IPv4 only). */
 const NEXT_ADDRESS_CODES = new Set([
@@ -43,7 +53,7 @@ export async function openConnection(
   let addresses = [target.host];
   if (net.isIP(target.host) === 0) {
     run.phase = 'dns';
-    addresses = await resolve(target.host, options.lookup ?? defaultLookup, run);
+    addresses = await resolve(target.host, options, run);
     timer.dnsEnd = performance.now();
   }
   run.phase = 'connect';
@@ -54,10 +64,15 @@ export async function openConnection(
   return handshake(socket, target, options, run);
 }
 
-async function resolve(host: string, lookup: LookupFn, run: RunState): Promise<string[]> {
-  const found = await untilStopped(run, lookup(host));
+async function resolve(host: string, options: ConnectOptions, run: RunState): Promise<string[]> {
+  const lookup = options.lookup ?? defaultLookup;
+  const family = options.family ?? 0;
+  const found = (await untilStopped(run, lookup(host, family))).filter(
+    (entry) => family === 0 || entry.family === family,
+  );
   if (found.length === 0) {
-    throw Object.assign(new Error(`No addresses for ${host}`), { code: 'ENOTFOUND' });
+    const which = family === 0 ? '' : ` IPv${family}`;
+    throw Object.assign(new Error(`No${which} addresses for ${host}`), { code: 'ENOTFOUND' });
   }
   return found.map((entry) => entry.address);
 }
@@ -99,30 +114,27 @@ async function handshake(
   );
   await waitFor(run, secure, 'secureConnect');
   run.hop.tlsEnd = performance.now();
-  const facts = certFacts(secure.getPeerCertificate());
-  run.noteCertificate(facts.validTo === null ? null : Date.parse(facts.validTo));
+  const certificate = describeCertificate(secure);
+  run.noteCertificate(certificate);
   if (!secure.authorized && !options.ignoreTls) {
     const reason = secure.authorizationError as Error | string | undefined;
-    throw tlsVerifyFailure(String(reason ?? 'UNKNOWN'), facts, target.host);
+    throw tlsVerifyFailure(
+      String(reason ?? 'UNKNOWN'),
+      {
+        validTo: certificate?.notAfter ?? null,
+        // The names it is valid for say most about a host name mismatch.
+        subject:
+          certificate === null
+            ? null
+            : certificate.sans.length > 0
+              ? certificate.sans.join(', ')
+              : certificate.subject,
+        issuer: certificate?.issuer ?? null,
+      },
+      target.host,
+    );
   }
   return secure;
-}
-
-function firstName(value: string | string[] | undefined): string | null {
-  const name = Array.isArray(value) ? value[0] : value;
-  return name === undefined || name === '' ? null : name;
-}
-
-function certFacts(cert: tls.PeerCertificate | undefined): CertFacts {
-  // getPeerCertificate() returns an empty object when the peer sent none.
-  if (cert === undefined || typeof cert.valid_to !== 'string') {
-    return { validTo: null, subject: null, issuer: null };
-  }
-  const validTo = Number.isNaN(Date.parse(cert.valid_to)) ? null : cert.valid_to;
-  const names = typeof cert.subjectaltname === 'string' ? cert.subjectaltname : null;
-  const subject = names ?? firstName((cert.subject as Partial<tls.Certificate> | undefined)?.CN);
-  const issuer = firstName((cert.issuer as Partial<tls.Certificate> | undefined)?.CN);
-  return { validTo, subject, issuer };
 }
 
 const MAX_CONTEXTS = 32;

@@ -1,8 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { statusAccepted, type Header, type HttpMethod, type Keyword } from '@pagewatch/contract';
+import type {
+  Assertion,
+  AssertionResult,
+  BodyType,
+  CheckDetails,
+  Header,
+  HttpMethod,
+  IpFamily,
+} from '@pagewatch/contract';
 import type { CheckContext, CheckRun } from '../types.js';
-import { degradedMessage, keywordFailure, statusFailure } from './assess.js';
+import { degradedMessage } from './assess.js';
+import { judgeAssertion, judgeStatus, needsBody, type Judged } from './assertions.js';
 import { readBody } from './body.js';
 import {
   openConnection,
@@ -22,16 +31,25 @@ export { USER_AGENT } from './request.js';
 /** Decoded body bytes read for assertions (SPEC §9). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** Request authentication with its secret opened, for this one check only. */
+export type HttpAuth =
+  | { kind: 'none' }
+  | { kind: 'basic'; username: string; password: string }
+  | { kind: 'bearer'; token: string };
+
 export interface HttpCheckSpec {
   url: string;
   method: HttpMethod;
   headers: Header[];
+  bodyType: BodyType;
   body: string;
+  auth: HttpAuth;
   acceptedStatusCodes: string[];
   followRedirects: boolean;
   maxRedirects: number;
-  keyword: Keyword | null;
+  ipFamily: IpFamily;
   ignoreTls: boolean;
+  assertions: Assertion[];
   /** Overall deadline for the whole check, redirects included. */
   timeoutMs: number;
   degradedThresholdMs: number | null;
@@ -49,7 +67,7 @@ export async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Prom
   try {
     return await untilStopped(run, performCheck(spec, run));
   } catch (err) {
-    return failedRun(run, classifyError(err, run.phase, run.endpoint));
+    return failedRun(run, classifyError(err, run.phase, run.endpoint), []);
   } finally {
     run.dispose();
   }
@@ -76,18 +94,51 @@ function targetOf(url: URL): Target {
   return { host, port, secure };
 }
 
+const CONTENT_TYPES: Partial<Record<BodyType, string>> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+};
+
+function authorization(auth: HttpAuth): string | null {
+  if (auth.kind === 'basic') {
+    return `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`;
+  }
+  return auth.kind === 'bearer' ? `Bearer ${auth.token}` : null;
+}
+
+/**
+ * The headers the settings imply (Content-Type of the body type, Authorization of the auth)
+ * ahead of the user's; a header the user set by the same name wins. They travel as request
+ * headers so a redirect drops them like any other (Authorization to another origin, body
+ * headers when the method becomes GET).
+ */
+export function requestHeaders(
+  spec: Pick<HttpCheckSpec, 'bodyType' | 'auth' | 'headers'>,
+): Header[] {
+  const implied: Header[] = [];
+  const type = CONTENT_TYPES[spec.bodyType];
+  if (type !== undefined) implied.push({ name: 'Content-Type', value: type });
+  const auth = authorization(spec.auth);
+  if (auth !== null) implied.push({ name: 'Authorization', value: auth });
+  const own = new Set(spec.headers.map((h) => h.name.toLowerCase()));
+  return [...implied.filter((h) => !own.has(h.name.toLowerCase())), ...spec.headers];
+}
+
+const FAMILIES = { auto: 0, ipv4: 4, ipv6: 6 } as const;
+
 async function performCheck(spec: HttpCheckSpec, run: RunState): Promise<CheckRun> {
   const connect: ConnectOptions = {
     ignoreTls: spec.ignoreTls,
     // Built before the first hop so parsing the roots is not timed as part of a TLS handshake.
     secureContext: secureContextFor(spec.ca),
     lookup: spec.lookup,
+    family: FAMILIES[spec.ipFamily],
   };
   let hop: HopRequest = {
     url: parseUrl(spec.url),
     method: spec.method,
-    headers: spec.headers,
-    body: spec.body,
+    headers: requestHeaders(spec),
+    body: spec.bodyType === 'none' ? '' : spec.body,
   };
   for (let redirects = 0; ; redirects++) {
     const target = targetOf(hop.url);
@@ -108,43 +159,70 @@ async function performCheck(spec: HttpCheckSpec, run: RunState): Promise<CheckRu
   }
 }
 
+/** The first failure among the results, hard ones first; null when all passed. */
+function decisive(judged: readonly Judged[]): Judged | null {
+  return (
+    judged.find((j) => j.failure !== null && !j.result.soft) ??
+    judged.find((j) => j.failure !== null) ??
+    null
+  );
+}
+
 async function finishCheck(
   spec: HttpCheckSpec,
   run: RunState,
   res: IncomingMessage,
   status: number,
 ): Promise<CheckRun> {
-  if (!statusAccepted(status, spec.acceptedStatusCodes)) {
-    throw statusFailure(status, spec.acceptedStatusCodes);
+  const statusJudged = judgeStatus(status, spec.acceptedStatusCodes);
+  // A refused status says enough; its body is not worth downloading.
+  if (statusJudged.failure !== null) {
+    return failedRun(run, statusJudged.failure, [statusJudged.result]);
   }
   run.phase = 'download';
   const maxBytes = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const body = await readBody(res, { keep: spec.keyword !== null, maxBytes }, run);
+  const keep = spec.assertions.some(needsBody);
+  const body = await readBody(res, { keep, maxBytes }, run);
   run.hop.bodyEnd = performance.now();
   const latencyMs = roundMs(run.hop.bodyEnd - run.start);
-  if (spec.keyword !== null && body.content !== null) {
-    const failure = keywordFailure(spec.keyword, body.content, body.truncated, maxBytes);
-    if (failure !== null) throw failure;
-  }
+  const facts = {
+    status,
+    headers: res.headers,
+    body: body.content,
+    truncated: body.truncated,
+    wireBytes: body.wireBytes,
+    latencyMs,
+    maxBodyBytes: maxBytes,
+  };
+  const judged = [statusJudged, ...spec.assertions.map((a) => judgeAssertion(a, facts))];
+  const results = judged.map((j) => j.result);
+  const failed = decisive(judged);
+  if (failed?.failure && !failed.result.soft) return failedRun(run, failed.failure, results);
   const threshold = spec.degradedThresholdMs;
-  const degraded = threshold !== null && latencyMs > threshold;
+  const slow = threshold !== null && latencyMs > threshold;
+  const degraded = failed?.failure ?? null;
   return {
-    outcome: degraded ? 'degraded' : 'up',
+    outcome: degraded !== null || slow ? 'degraded' : 'up',
     latencyMs,
     phases: run.hop.phases(),
     httpStatus: status,
-    errorCode: degraded ? 'degraded_latency' : null,
-    errorMessage: degraded ? degradedMessage(latencyMs, threshold) : null,
+    errorCode: degraded?.code ?? (slow ? 'degraded_latency' : null),
+    errorMessage: degraded?.message ?? (slow ? degradedMessage(latencyMs, threshold) : null),
     responseSize: body.wireBytes,
     certExpiresAt: run.certExpiresAt,
+    details: detailsOf(run, results),
   };
+}
+
+function detailsOf(run: RunState, assertions: AssertionResult[]): CheckDetails {
+  return { certificate: run.certificate, assertions };
 }
 
 /**
  * A down result keeping what was observed: phases done so far, the status and certificate.
  * Latency is only reported when a response arrived; a failed connection has no total.
  */
-function failedRun(run: RunState, failure: CheckFailure): CheckRun {
+function failedRun(run: RunState, failure: CheckFailure, assertions: AssertionResult[]): CheckRun {
   const end = run.hop.bodyEnd ?? performance.now();
   return {
     outcome: 'down',
@@ -155,5 +233,6 @@ function failedRun(run: RunState, failure: CheckFailure): CheckRun {
     errorMessage: failure.message,
     responseSize: run.responseSize,
     certExpiresAt: run.certExpiresAt,
+    details: detailsOf(run, assertions),
   };
 }

@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import type { Certificate } from '@pagewatch/contract';
 import { CheckFailure } from './errors.js';
 import { cancelledFailure, HopTimer, timeoutFailure, type Endpoint, type Phase } from './timing.js';
 
@@ -26,6 +27,8 @@ export class RunState {
   /** Body bytes received so far for the current response. */
   responseSize: number | null = null;
   certExpiresAt: number | null = null;
+  /** The certificate shown for the check: across redirects, the one expiring first. */
+  certificate: Certificate | null = null;
   private readonly controller = new AbortController();
   private readonly resources = new Set<Destroyable>();
   private readonly timer: NodeJS.Timeout;
@@ -72,11 +75,16 @@ export class RunState {
     return resource;
   }
 
-  noteCertificate(expiresAt: number | null): void {
+  noteCertificate(certificate: Certificate | null): void {
     // Across redirects, the certificate that expires first is the one that breaks delivery first.
+    if (certificate === null) return;
+    this.certificate ??= certificate;
+    const expiresAt = certificate.notAfter === null ? null : Date.parse(certificate.notAfter);
     if (expiresAt === null) return;
-    this.certExpiresAt =
-      this.certExpiresAt === null ? expiresAt : Math.min(this.certExpiresAt, expiresAt);
+    if (this.certExpiresAt === null || expiresAt < this.certExpiresAt) {
+      this.certExpiresAt = expiresAt;
+      this.certificate = certificate;
+    }
   }
 
   /** Milliseconds since the check started. */

@@ -61,7 +61,7 @@ async function performCheck(
   run.beginHop({ host, port: spec.port });
   const socket = await openConnection(
     { host, port: spec.port, secure: false },
-    { ignoreTls: false, secureContext: undefined, lookup: spec.lookup },
+    { ignoreTls: false, secureContext: undefined, lookup: spec.lookup, family: 0 },
     run,
   );
   try {

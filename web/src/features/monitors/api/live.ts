@@ -125,7 +125,13 @@ function patchMonitor(client: QueryClient, id: number, events: ServerEvent[]) {
     if (event.kind === 'result') {
       client.setQueryData<Monitor>(monitorKeys.detail(id), (m) => {
         if (!m) return m;
-        const next: Monitor = { ...m, status: event.status, lastCheck: lastCheckOf(event.result) };
+        const next: Monitor = {
+          ...m,
+          status: event.status,
+          lastCheck: lastCheckOf(event.result),
+          // Older servers send no details: keep what the page has until the next fetch.
+          lastDetails: event.details === undefined ? m.lastDetails : event.details,
+        };
         // On a push monitor every result but a missed deadline is a ping that arrived.
         return next.type === 'push' && event.result.errorCode !== 'heartbeat_missed'
           ? { ...next, lastPingAt: event.result.at }

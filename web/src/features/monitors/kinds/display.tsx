@@ -4,6 +4,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { formatSeconds, plural } from '../../../lib/format';
 import { PushUrlPanel } from '../components/PushUrlPanel';
+import { assertionText } from './assertion-text';
 
 // Screenshot, vitals, waterfall and chart: fetched only when a browser monitor's page opens.
 const BrowserPanels = lazy(() =>
@@ -31,16 +32,29 @@ interface KindDisplay<T extends MonitorType> {
   Panel?: ComponentType<{ monitor: Of<T> }>;
 }
 
-function keywordText(k: NonNullable<Of<'http'>['keyword']>): string {
-  const verb = k.mode === 'present' ? 'Must contain' : 'Must not contain';
-  return `${verb} “${k.value}”${k.caseSensitive ? '' : ', any case'}`;
+function authText(auth: Of<'http'>['auth']): string {
+  if (auth.kind === 'basic') {
+    return `Basic, user “${auth.username}”${auth.hasSecret ? ', password saved' : ', no password'}`;
+  }
+  if (auth.kind === 'bearer') return auth.hasSecret ? 'Bearer token, saved' : 'Bearer token';
+  return 'None';
 }
+
+const BODY_LABEL = { none: 'None', json: 'JSON', form: 'Form', raw: 'Raw text' } as const;
+const FAMILY_LABEL = { auto: 'Automatic', ipv4: 'IPv4 only', ipv6: 'IPv6 only' } as const;
 
 const hostPort = (host: string, port: number): string =>
   `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 const dnsQuestion = (m: Of<'dns'>): string =>
   `${m.recordType} ${m.host}${m.resolver === '' ? '' : ` @ ${m.resolver}`}`;
+
+/** "1 MiB", "64 KiB", "1,500 bytes". */
+function byteSize(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return plural(n, 'byte');
+}
 
 const bytes = (text: string): string => plural(new TextEncoder().encode(text).length, 'byte');
 
@@ -60,9 +74,23 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
     settings: (m) => [
       ['Accepted status', m.acceptedStatusCodes.join(', ')],
       ['Redirects', m.followRedirects ? `Followed, up to ${m.maxRedirects}` : 'Not followed'],
-      ['Keyword', m.keyword ? keywordText(m.keyword) : 'None'],
+      [
+        'Assertions',
+        m.assertions.length === 0 ? (
+          'Status code only'
+        ) : (
+          <ol className="settings__list">
+            {m.assertions.map((a, i) => (
+              <li key={i}>{assertionText(a)}</li>
+            ))}
+          </ol>
+        ),
+      ],
       ['Headers', m.headers.length ? m.headers.map((h) => h.name).join(', ') : 'None'],
-      ['Body', m.body ? bytes(m.body) : 'None'],
+      ['Body', m.bodyType === 'none' ? 'None' : `${BODY_LABEL[m.bodyType]}, ${bytes(m.body)}`],
+      ['Authentication', authText(m.auth)],
+      ['IP version', FAMILY_LABEL[m.ipFamily]],
+      ['Body read limit', byteSize(m.maxBodyBytes)],
       [
         'TLS certificate',
         // Redirects may still lead to https, so the setting matters even on an http:// URL.

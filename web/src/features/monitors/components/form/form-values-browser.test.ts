@@ -37,6 +37,7 @@ const saved: Extract<Monitor, { type: 'browser' }> = {
   status: 'up',
   statusChangedAt: null,
   lastCheck: null,
+  lastDetails: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
@@ -116,6 +117,7 @@ describe('browser form values', () => {
       status: _s,
       statusChangedAt: _c,
       lastCheck: _l,
+      lastDetails: _d,
       createdAt: _a,
       updatedAt: _u,
       ...settings

@@ -17,6 +17,7 @@ const state = {
   status: 'up' as const,
   statusChangedAt: null,
   lastCheck: null,
+  lastDetails: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
@@ -87,7 +88,7 @@ describe('dns form values', () => {
     const values = fromMonitor(saved);
     expect(values.expected).toBe('v=spf1 -all\nhello');
     const { id: _id, status: _s, statusChangedAt: _c, lastCheck: _l, ...input } = saved;
-    const { createdAt: _a, updatedAt: _u, ...rest } = input;
+    const { createdAt: _a, updatedAt: _u, lastDetails: _d, ...rest } = input;
     expect(toDraft(values).draft).toEqual(rest);
   });
 });

@@ -30,6 +30,7 @@ const saved: Extract<Monitor, { type: 'push' }> = {
   status: 'up',
   statusChangedAt: null,
   lastCheck: null,
+  lastDetails: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };

@@ -1,13 +1,16 @@
 import type {
+  BodyType,
   DnsMatch,
   DnsRecordType,
   BrowserViewport,
   BrowserWaitFor,
   HttpMethod,
+  IpFamily,
   Monitor,
   MonitorDraft,
   MonitorType,
 } from '@pagewatch/contract';
+import type { AssertionRow } from './assertion-rows';
 import { formKinds } from './kinds';
 
 export interface HeaderRow {
@@ -30,15 +33,21 @@ export interface FormValues {
   retryInterval: string;
   degradedThresholdMs: string;
   headers: HeaderRow[];
+  bodyType: BodyType;
   body: string;
+  authKind: 'none' | 'basic' | 'bearer';
+  authUsername: string;
+  /** The password or token typed; empty keeps the saved one (see authSaved). */
+  authSecret: string;
+  /** The auth kind saved with a secret, when editing; null when none is stored. */
+  authSaved: 'basic' | 'bearer' | null;
   acceptedStatusCodes: string;
   followRedirects: boolean;
   maxRedirects: string;
-  keywordEnabled: boolean;
-  keywordValue: string;
-  keywordMode: 'present' | 'absent';
-  keywordCaseSensitive: boolean;
+  ipFamily: IpFamily;
   ignoreTls: boolean;
+  assertions: AssertionRow[];
+  maxBodyBytes: string;
   host: string;
   port: string;
   send: string;
@@ -81,15 +90,19 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   retryInterval: '',
   degradedThresholdMs: '',
   headers: [],
+  bodyType: 'none',
   body: '',
+  authKind: 'none',
+  authUsername: '',
+  authSecret: '',
+  authSaved: null,
   acceptedStatusCodes: '200-299',
   followRedirects: true,
   maxRedirects: '10',
-  keywordEnabled: false,
-  keywordValue: '',
-  keywordMode: 'present',
-  keywordCaseSensitive: true,
+  ipFamily: 'auto',
   ignoreTls: false,
+  assertions: [],
+  maxBodyBytes: String(1024 * 1024),
   host: '',
   port: '',
   send: '',
@@ -150,6 +163,8 @@ export interface DraftResult {
   draft: MonitorDraft;
   /** Row keys of the headers that were sent, by their index in the draft. */
   headerKeys: number[];
+  /** Row keys of the assertions, by their index in the draft. */
+  assertionKeys: number[];
   /** Number fields that hold something other than a number. */
   notNumbers: string[];
 }
@@ -161,6 +176,7 @@ export type NumberField =
   | 'retryInterval'
   | 'degradedThresholdMs'
   | 'maxRedirects'
+  | 'maxBodyBytes'
   | 'port'
   | 'warnDays'
   | 'graceSeconds'
@@ -195,5 +211,10 @@ export function toDraft(v: FormValues): DraftResult {
     description: v.description,
     paused: v.paused,
   } as MonitorDraft;
-  return { draft, headerKeys: kind.headerKeys ?? [], notNumbers };
+  return {
+    draft,
+    headerKeys: kind.headerKeys ?? [],
+    assertionKeys: kind.assertionKeys ?? [],
+    notNumbers,
+  };
 }

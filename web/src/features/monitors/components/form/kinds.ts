@@ -1,4 +1,5 @@
 import type { Monitor, MonitorDraft, MonitorType } from '@pagewatch/contract';
+import { assertionDraft, rowOf } from './assertion-rows';
 import type { FormValues, ReadNumber } from './form-values';
 import { newHeaderRow, splitLines, splitList } from './form-values';
 
@@ -21,11 +22,11 @@ interface FormKind<T extends MonitorType> {
   label: string;
   /** The type's fields as the form holds them, from a saved monitor. */
   values(m: MonitorOf<T>): Partial<FormValues>;
-  /** The type's settings for the draft; headerKeys maps header rows to draft indexes. */
+  /** The type's settings for the draft; the keys map editor rows to draft indexes. */
   draft(
     v: FormValues,
     num: ReadNumber,
-  ): { settings: Omit<DraftOf<T>, CommonKey>; headerKeys?: number[] };
+  ): { settings: Omit<DraftOf<T>, CommonKey>; headerKeys?: number[]; assertionKeys?: number[] };
   /** Field keys this type's sections show errors for (prefixes end with '.'). */
   fields: readonly string[];
   /** Schedule defaults of this type, used when it is chosen on a form still at the common ones. */
@@ -48,33 +49,52 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       url: m.url,
       method: m.method,
       headers: m.headers.map((h) => newHeaderRow(h.name, h.value)),
+      bodyType: m.bodyType,
       body: m.body,
+      authKind: m.auth.kind,
+      authUsername: m.auth.kind === 'basic' ? m.auth.username : '',
+      authSecret: '',
+      authSaved: m.auth.kind !== 'none' && m.auth.hasSecret ? m.auth.kind : null,
       acceptedStatusCodes: m.acceptedStatusCodes.join(', '),
       followRedirects: m.followRedirects,
       maxRedirects: String(m.maxRedirects),
-      keywordEnabled: m.keyword !== null,
-      keywordValue: m.keyword?.value ?? '',
-      keywordMode: m.keyword?.mode ?? 'present',
-      keywordCaseSensitive: m.keyword?.caseSensitive ?? true,
+      ipFamily: m.ipFamily,
       ignoreTls: m.ignoreTls,
+      assertions: m.assertions.map(rowOf),
+      maxBodyBytes: String(m.maxBodyBytes),
     }),
     draft: (v, num) => {
       const headers = v.headers.filter((h) => h.name.trim() !== '' || h.value !== '');
+      // An empty secret is left out: the server keeps the saved one (or, new, has none).
+      const secret = v.authSecret === '' ? {} : null;
+      const auth =
+        v.authKind === 'basic'
+          ? {
+              kind: 'basic' as const,
+              username: v.authUsername,
+              ...(secret ?? { password: v.authSecret }),
+            }
+          : v.authKind === 'bearer'
+            ? { kind: 'bearer' as const, ...(secret ?? { token: v.authSecret }) }
+            : { kind: 'none' as const };
       return {
         settings: {
           url: v.url,
           method: v.method,
           headers: headers.map((h) => ({ name: h.name.trim(), value: h.value })),
-          body: v.body,
+          bodyType: v.bodyType,
+          body: v.bodyType === 'none' ? '' : v.body,
+          auth,
           acceptedStatusCodes: splitList(v.acceptedStatusCodes),
           followRedirects: v.followRedirects,
           maxRedirects: num('maxRedirects'),
-          keyword: v.keywordEnabled
-            ? { value: v.keywordValue, mode: v.keywordMode, caseSensitive: v.keywordCaseSensitive }
-            : null,
+          ipFamily: v.ipFamily,
           ignoreTls: v.ignoreTls,
+          assertions: v.assertions.map(assertionDraft),
+          maxBodyBytes: num('maxBodyBytes'),
         },
         headerKeys: headers.map((h) => h.key),
+        assertionKeys: v.assertions.map((a) => a.key),
       };
     },
     fields: [
@@ -82,13 +102,17 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       'method',
       'headers',
       'headers.',
+      'bodyType',
       'body',
+      'auth.',
       'acceptedStatusCodes',
       'followRedirects',
       'maxRedirects',
-      'keyword.value',
-      'keyword.mode',
+      'ipFamily',
       'ignoreTls',
+      'assertions',
+      'assertions.',
+      'maxBodyBytes',
     ],
   },
   tcp: {

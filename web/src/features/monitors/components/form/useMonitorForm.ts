@@ -74,7 +74,7 @@ export function useMonitorForm(
       setAttempt((n) => n + 1);
       return;
     }
-    const { headerKeys } = validation;
+    const keys = { headerKeys: validation.headerKeys, assertionKeys: validation.assertionKeys };
     mutation.mutate(validation.draft, {
       onSuccess: onSaved,
       onError: (error) => {
@@ -83,7 +83,7 @@ export function useMonitorForm(
           error.kind === 'validation_failed' &&
           error.fieldErrors.length > 0
         ) {
-          setServerErrors(mapErrors(error.fieldErrors, headerKeys, values));
+          setServerErrors(mapErrors(error.fieldErrors, keys, values));
           setAttempt((n) => n + 1);
         }
       },

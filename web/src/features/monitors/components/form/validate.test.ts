@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { newAssertionRow } from './assertion-rows';
 import { emptyValues, newHeaderRow, toDraft, type FormValues } from './form-values';
 import { fieldKeyFor, mapErrors, validate } from './validate';
 
@@ -22,7 +23,11 @@ describe('monitor form validation', () => {
       degradedThresholdMs: null,
       tags: ['prod', 'api'],
       acceptedStatusCodes: ['200-299', '301'],
-      keyword: null,
+      bodyType: 'none',
+      auth: { kind: 'none' },
+      ipFamily: 'auto',
+      assertions: [],
+      maxBodyBytes: 1024 * 1024,
     });
   });
 
@@ -55,11 +60,19 @@ describe('monitor form validation', () => {
     expect(result.errors[`headers.${bad.key}.name`]).toMatch(/Header names/);
   });
 
-  it('requires the keyword text only when the keyword check is on', () => {
-    expect(validate(valid({ keywordEnabled: true })).errors['keyword.value']).toBe(
-      'Enter the text to look for',
-    );
-    expect(validate(valid({ keywordEnabled: false })).valid).toBe(true);
+  it('maps assertion errors to the row and field that hold them', () => {
+    const fine = { ...newAssertionRow('keyword'), value: 'ok' };
+    const empty = newAssertionRow('keyword');
+    const regex = { ...newAssertionRow('regex'), pattern: '(' };
+    const json = { ...newAssertionRow('json'), path: 'items', jsonOp: 'exists' as const };
+    const slow = { ...newAssertionRow('latency'), maxMs: 'soon' };
+    const { errors } = validate(valid({ assertions: [fine, empty, regex, json, slow] }));
+    expect(errors).toEqual({
+      [`assertions.${empty.key}.value`]: 'Enter the text to look for',
+      [`assertions.${regex.key}.pattern`]: 'This is not a valid JavaScript regular expression',
+      [`assertions.${json.key}.path`]: expect.stringMatching(/^Use \$ then/),
+      [`assertions.${slow.key}.maxMs`]: 'Enter a number of milliseconds',
+    });
   });
 
   it('maps server field errors by path onto the same keys', () => {
@@ -71,12 +84,17 @@ describe('monitor form validation', () => {
         { path: 'tags.1', message: 'Taken', code: 'custom' },
         { path: '', message: 'Body too large', code: 'custom' },
       ],
-      headerKeys,
+      { headerKeys, assertionKeys: [] },
       values,
     );
     expect(errors[`headers.${headerKeys[0]}.value`]).toBe('No');
     expect(errors.tags).toBe('“b”: Taken');
     expect(errors['']).toBe('Body too large');
-    expect(fieldKeyFor('keyword.caseSensitive', [])).toBe('keyword.value');
+    const keys = { headerKeys: [], assertionKeys: [41, 42] };
+    expect(fieldKeyFor('assertions.1.op', keys)).toBe('assertions.42.op');
+    expect(fieldKeyFor('assertions', keys)).toBe('assertions');
+    expect(fieldKeyFor('auth.token', keys)).toBe('auth.secret');
+    expect(fieldKeyFor('auth.password', keys)).toBe('auth.secret');
+    expect(fieldKeyFor('auth.username', keys)).toBe('auth.username');
   });
 });

@@ -11,21 +11,36 @@ const listFields: Record<string, (values: FormValues) => string[]> = {
   expected: (v) => splitLines(v.expected),
 };
 
+/** Row keys of the editors whose rows come and go, by their index in the draft. */
+export interface RowKeys {
+  headerKeys: readonly number[];
+  assertionKeys: readonly number[];
+}
+
 /**
- * Maps a contract path ("headers.2.name", "tags.3") to the form field that shows it.
- * List items typed into one input point at that input; header rows use their stable key.
+ * Maps a contract path ("headers.2.name", "tags.3", "assertions.1.path") to the form field
+ * that shows it. List items typed into one input point at that input; header and assertion
+ * rows use their stable key; a password or token error points at the one secret input.
  */
-export function fieldKeyFor(path: string, headerKeys: readonly number[]): string {
+export function fieldKeyFor(path: string, keys: RowKeys): string {
   const [head = '', second, third] = path.split('.');
   if (Object.hasOwn(listFields, head)) return head;
   if (head === 'headers') {
-    const key = second === undefined ? undefined : headerKeys[Number(second)];
+    const key = second === undefined ? undefined : keys.headerKeys[Number(second)];
     if (key === undefined) return 'headers';
     return third === 'value' ? `headers.${key}.value` : `headers.${key}.name`;
   }
-  if (head === 'keyword') return second === 'mode' ? 'keyword.mode' : 'keyword.value';
   if (head === 'basicAuth')
     return second === 'password' ? 'basicAuth.password' : 'basicAuth.username';
+  if (head === 'assertions') {
+    const key = second === undefined ? undefined : keys.assertionKeys[Number(second)];
+    if (key === undefined) return 'assertions';
+    return `assertions.${key}.${third ?? 'kind'}`;
+  }
+  if (head === 'auth') {
+    if (second === 'username' || second === 'kind') return `auth.${second}`;
+    return second === 'password' || second === 'token' ? 'auth.secret' : 'auth.kind';
+  }
   return head;
 }
 
@@ -41,12 +56,12 @@ function listMessage(path: string, message: string, values: FormValues): string 
 /** Collects field errors, keeping the first per field. */
 export function mapErrors(
   errors: readonly FieldError[],
-  headerKeys: readonly number[],
+  keys: RowKeys,
   values: FormValues,
 ): FieldErrors {
   const out: FieldErrors = {};
   for (const e of errors) {
-    const key = fieldKeyFor(e.path, headerKeys);
+    const key = fieldKeyFor(e.path, keys);
     out[key] ??= listMessage(e.path, e.message, values);
   }
   return out;
@@ -80,13 +95,17 @@ export function validate(values: FormValues): Validation {
   const parsed = MonitorInput.safeParse(result.draft);
   const errors: FieldErrors = {};
   for (const field of result.notNumbers) errors[field] = 'Enter a number';
+  // The schema leaves the token optional (an update keeps the saved one); a new one needs it.
+  if (values.type === 'http' && values.authKind === 'bearer' && values.authSecret === '') {
+    if (values.authSaved !== 'bearer') errors['auth.secret'] = 'Enter the token';
+  }
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({
       path: i.path.map(String).join('.'),
       message: humanise(i as Issue),
       code: i.code,
     }));
-    for (const [key, message] of Object.entries(mapErrors(issues, result.headerKeys, values))) {
+    for (const [key, message] of Object.entries(mapErrors(issues, result, values))) {
       errors[key] ??= message;
     }
   }

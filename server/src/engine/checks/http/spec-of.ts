@@ -1,0 +1,37 @@
+import { settingsOf, type MonitorRecord } from '../../../domain/monitor.js';
+import type { HttpAuth, HttpCheckSpec } from './index.js';
+
+export interface SpecOptions {
+  extraCa?: string[];
+  /** Opens a credential sealed with the instance key; throws when it cannot. */
+  openSecret?: (sealed: string) => string;
+}
+
+/** The stored credential, opened for one check; throws when it cannot be decrypted. */
+function openAuth(
+  m: MonitorRecord,
+  stored: { kind: string; username?: string },
+  options: SpecOptions,
+): HttpAuth {
+  const secret = (): string => {
+    if (m.secret == null) return '';
+    if (options.openSecret === undefined) throw new Error('No key to open stored credentials');
+    return options.openSecret(m.secret);
+  };
+  if (stored.kind === 'basic')
+    return { kind: 'basic', username: stored.username ?? '', password: secret() };
+  if (stored.kind === 'bearer') return { kind: 'bearer', token: secret() };
+  return { kind: 'none' };
+}
+
+/** An HTTP monitor as its check runs it: settings, deadline and the credential opened. */
+export function httpSpecOf(m: MonitorRecord, options: SpecOptions): HttpCheckSpec {
+  const settings = settingsOf(m, 'http');
+  return {
+    ...settings,
+    auth: openAuth(m, settings.auth, options),
+    timeoutMs: m.timeout * 1000,
+    degradedThresholdMs: m.degradedThresholdMs,
+    ...(options.extraCa ? { ca: options.extraCa } : {}),
+  };
+}
