@@ -488,11 +488,19 @@ const Selector = z
   .trim()
   .max(limits.selectorMax, 'Selectors are limited to 500 characters');
 
-export const BasicAuth = z.strictObject({
+/**
+ * The site's basic-auth credential. The password is write-only: left out of an update while
+ * basic auth stays on, the stored one is kept; `''` means none.
+ */
+export const BasicAuthInput = z.strictObject({
   username: z.string().min(1, 'Enter the user name').max(200, 'At most 200 characters'),
-  password: z.string().max(200, 'At most 200 characters'),
+  password: z.string().max(200, 'At most 200 characters').optional(),
 });
-export type BasicAuth = z.infer<typeof BasicAuth>;
+export type BasicAuthInput = z.infer<typeof BasicAuthInput>;
+
+/** Basic auth as the API returns it: whether a password is stored, never the password. */
+export const BasicAuthView = z.object({ username: z.string(), hasSecret: z.boolean() });
+export type BasicAuthView = z.infer<typeof BasicAuthView>;
 
 /**
  * A browser check: load `url` in Chromium at a viewport preset, wait for the page to be
@@ -529,7 +537,7 @@ export const BrowserMonitorInput = z
       .default(null),
     /** An uncaught exception takes the monitor down; off: it is only reported. */
     failOnJsError: z.boolean().default(true),
-    basicAuth: BasicAuth.nullable().default(null),
+    basicAuth: BasicAuthInput.nullable().default(null),
     headers: z.array(Header).max(50, 'At most 50 headers').default([]),
   })
   .superRefine(timeoutBelowInterval)
@@ -685,7 +693,7 @@ export const BrowserMonitor = z.object({
   requiredSelector: z.string(),
   lcpThresholdMs: z.number().int().nullable(),
   failOnJsError: z.boolean(),
-  basicAuth: BasicAuth.nullable(),
+  basicAuth: BasicAuthView.nullable(),
   headers: z.array(Header),
 });
 export type BrowserMonitor = z.infer<typeof BrowserMonitor>;

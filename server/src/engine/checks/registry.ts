@@ -9,7 +9,9 @@ import { runTcpCheck } from './tcp/index.js';
 import { runDnsCheck } from './dns/index.js';
 import { runTlsCheck } from './tls/index.js';
 import { secureContextFor } from './socket.js';
+import type { SecretOpener } from './stored-secret.js';
 import { runBrowserCheck, type BrowserEngine } from './browser/index.js';
+import { browserSpecOf } from './browser/spec-of.js';
 
 export interface EngineOptions {
   /** Extra trusted CA certificates (PEM) for targets behind a private CA. */
@@ -17,7 +19,7 @@ export interface EngineOptions {
   /** The shared Chromium of browser checks; without it they report `browser_unavailable`. */
   browser?: BrowserEngine;
   /** Opens request credentials sealed with the instance key (compose wires the SecretBox). */
-  openSecret?: (sealed: string) => string;
+  openSecret?: SecretOpener;
 }
 
 /** A check that could not start because its stored credential would not open. */
@@ -98,15 +100,14 @@ export const checkTypes: Record<MonitorType, CheckType> = {
     notBefore: heartbeatDueAt,
   },
   browser: {
-    run: (m, ctx, options) =>
-      runBrowserCheck(
-        {
-          ...settingsOf(m, 'browser'),
-          timeoutMs: m.timeout * 1000,
-          degradedThresholdMs: m.degradedThresholdMs,
-        },
-        ctx,
-        options.browser,
-      ),
+    run: (m, ctx, options) => {
+      let spec;
+      try {
+        spec = browserSpecOf(m, options.openSecret);
+      } catch {
+        return Promise.resolve(unreadableCredential());
+      }
+      return runBrowserCheck(spec, ctx, options.browser);
+    },
   },
 };

@@ -1,4 +1,4 @@
-import { atLeast, type HttpAuthView, type Monitor } from '@pagewatch/contract';
+import { atLeast, type BasicAuthView, type HttpAuthView, type Monitor } from '@pagewatch/contract';
 import { actorRole, type RequestContext } from '../../domain/actor.js';
 import { displayStatus } from '../../domain/monitor-state.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
@@ -47,6 +47,18 @@ function authView(m: MonitorRecord): { auth: HttpAuthView } | Record<string, nev
   return { auth: { kind: 'none' } };
 }
 
+/** A browser monitor's basic auth, password left out (an unsealed one from before counts). */
+function basicAuthView(
+  m: MonitorRecord,
+): { basicAuth: BasicAuthView | null } | Record<string, never> {
+  if (m.type !== 'browser') return {};
+  const auth = (m.settings as { basicAuth?: { username: string; password?: string } | null })
+    .basicAuth;
+  if (!auth) return { basicAuth: null };
+  const hasSecret = m.secret != null || (auth.password ?? '') !== '';
+  return { basicAuth: { username: auth.username, hasSecret } };
+}
+
 /** The full monitor, definition included, for its page and its edit form. */
 export function presentMonitor(m: MonitorRecord, view: MonitorView, maintenance = false): Monitor {
   return {
@@ -58,6 +70,7 @@ export function presentMonitor(m: MonitorRecord, view: MonitorView, maintenance 
     updatedAt: new Date(m.updatedAt).toISOString(),
     ...m.settings,
     ...authView(m),
+    ...basicAuthView(m),
     type: m.type,
     name: m.name,
     interval: m.interval,

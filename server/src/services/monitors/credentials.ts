@@ -10,6 +10,20 @@ export interface SealedDefinition {
   secret: string | null;
   /** A new credential was given (for the audit log, which never sees the value). */
   secretChanged: boolean;
+  /** The setting the credential belongs to, named in the audit log when it changed. */
+  field: 'auth' | 'basicAuth';
+}
+
+type Sealed = Omit<SealedDefinition, 'field'>;
+
+/** A password as given: '' is none, undefined keeps what was stored before. */
+function sealPassword(
+  password: string | undefined,
+  kept: string | null,
+  box: SecretBox,
+): Omit<Sealed, 'input'> {
+  if (password === undefined) return { secret: kept, secretChanged: false };
+  return { secret: password === '' ? null : box.seal(password), secretChanged: true };
 }
 
 /**
@@ -22,7 +36,16 @@ export function sealCredentials(
   before: MonitorRecord | null,
   box: SecretBox,
 ): SealedDefinition {
-  if (input.type !== 'http') return { input, secret: null, secretChanged: false };
+  if (input.type === 'browser') return { ...sealBrowser(input, before, box), field: 'basicAuth' };
+  if (input.type !== 'http') return { input, secret: null, secretChanged: false, field: 'auth' };
+  return { ...sealHttp(input, before, box), field: 'auth' };
+}
+
+function sealHttp(
+  input: MonitorInput & { type: 'http' },
+  before: MonitorRecord | null,
+  box: SecretBox,
+): Sealed {
   const { auth } = input;
   const previous =
     before?.type === 'http' ? (before.settings as { auth?: { kind: string } }).auth : undefined;
@@ -32,13 +55,7 @@ export function sealCredentials(
   }
   if (auth.kind === 'basic') {
     const { password, ...rest } = auth;
-    const stripped = { ...input, auth: rest };
-    if (password === undefined) return { input: stripped, secret: kept, secretChanged: false };
-    return {
-      input: stripped,
-      secret: password === '' ? null : box.seal(password),
-      secretChanged: true,
-    };
+    return { input: { ...input, auth: rest }, ...sealPassword(password, kept, box) };
   }
   const { token, ...rest } = auth;
   const stripped = { ...input, auth: rest };
@@ -47,4 +64,25 @@ export function sealCredentials(
     throw validationFailed([{ path: 'auth.token', message: 'Enter the token', code: 'custom' }]);
   }
   return { input: stripped, secret: kept, secretChanged: false };
+}
+
+/**
+ * A browser monitor's basic-auth password, kept while basic auth stays on. Monitors saved
+ * before passwords were sealed hold it in plain settings: kept, it is sealed now.
+ */
+function sealBrowser(
+  input: MonitorInput & { type: 'browser' },
+  before: MonitorRecord | null,
+  box: SecretBox,
+): Sealed {
+  const { basicAuth } = input;
+  if (basicAuth === null) return { input, secret: null, secretChanged: before?.secret != null };
+  const previous =
+    before?.type === 'browser'
+      ? (before.settings as { basicAuth?: { password?: string } | null }).basicAuth
+      : undefined;
+  const legacy = previous?.password ?? '';
+  const kept = previous ? (before?.secret ?? (legacy === '' ? null : box.seal(legacy))) : null;
+  const { password, ...rest } = basicAuth;
+  return { input: { ...input, basicAuth: rest }, ...sealPassword(password, kept, box) };
 }

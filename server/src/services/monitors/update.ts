@@ -50,7 +50,7 @@ export async function updateMonitor(
   );
   if (!monitor) throw notFound('Monitor');
   const changed = changedFields(before, sealed.input);
-  if (sealed.secretChanged && !changed.includes('auth')) changed.push('auth');
+  if (sealed.secretChanged && !changed.includes(sealed.field)) changed.push(sealed.field);
   await audit(
     deps,
     ctx,

@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import type {
-  BasicAuth,
   BrowserConsoleEntry,
   BrowserFailedRequest,
   BrowserMeasurements,
@@ -36,7 +35,8 @@ export interface BrowserCheckSpec {
   /** The load time (or time to the wait condition) past which the page is degraded. */
   degradedThresholdMs: number | null;
   failOnJsError: boolean;
-  basicAuth: BasicAuth | null;
+  /** The credential as sent: the password opened from its sealed copy for this check. */
+  basicAuth: { username: string; password: string } | null;
   headers: Header[];
   timeoutMs: number;
 }

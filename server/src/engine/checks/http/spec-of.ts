@@ -1,10 +1,10 @@
 import { settingsOf, type MonitorRecord } from '../../../domain/monitor.js';
+import { openStoredSecret, type SecretOpener } from '../stored-secret.js';
 import type { HttpAuth, HttpCheckSpec } from './index.js';
 
 export interface SpecOptions {
   extraCa?: string[];
-  /** Opens a credential sealed with the instance key; throws when it cannot. */
-  openSecret?: (sealed: string) => string;
+  openSecret?: SecretOpener;
 }
 
 /** The stored credential, opened for one check; throws when it cannot be decrypted. */
@@ -13,11 +13,7 @@ function openAuth(
   stored: { kind: string; username?: string },
   options: SpecOptions,
 ): HttpAuth {
-  const secret = (): string => {
-    if (m.secret == null) return '';
-    if (options.openSecret === undefined) throw new Error('No key to open stored credentials');
-    return options.openSecret(m.secret);
-  };
+  const secret = (): string => openStoredSecret(m, options.openSecret);
   if (stored.kind === 'basic')
     return { kind: 'basic', username: stored.username ?? '', password: secret() };
   if (stored.kind === 'bearer') return { kind: 'bearer', token: secret() };

@@ -24,7 +24,7 @@ const saved: Extract<Monitor, { type: 'browser' }> = {
   requiredSelector: 'button.buy',
   lcpThresholdMs: 2500,
   failOnJsError: false,
-  basicAuth: { username: 'staging', password: 'hunter2' },
+  basicAuth: { username: 'staging', hasSecret: true },
   headers: [{ name: 'X-Env', value: 'staging' }],
   interval: 120,
   timeout: 45,
@@ -108,7 +108,8 @@ describe('browser form values', () => {
       failOnJsError: false,
       basicAuthEnabled: true,
       basicAuthUsername: 'staging',
-      basicAuthPassword: 'hunter2',
+      basicAuthPassword: '',
+      basicAuthSaved: true,
       interval: '120',
     });
     const { draft } = toDraft(values);
@@ -122,6 +123,22 @@ describe('browser form values', () => {
       updatedAt: _u,
       ...settings
     } = saved;
-    expect(draft).toEqual(settings);
+    // The saved password is never sent back, so the draft leaves it out to keep it.
+    expect(draft).toEqual({ ...settings, basicAuth: { username: 'staging' } });
+  });
+
+  it('sends a typed password, and an empty one only when none is saved', () => {
+    const on = { basicAuthEnabled: true, basicAuthUsername: 'staging' };
+    const replaced = toDraft({ ...fromMonitor(saved), basicAuthPassword: 'new-pass' }).draft;
+    expect(replaced).toMatchObject({ basicAuth: { username: 'staging', password: 'new-pass' } });
+    expect(toDraft(browser({ ...on, basicAuthPassword: 's3cret' })).draft).toMatchObject({
+      basicAuth: { username: 'staging', password: 's3cret' },
+    });
+    expect(toDraft(browser(on)).draft).toMatchObject({
+      basicAuth: { username: 'staging', password: '' },
+    });
+    const off = toDraft({ ...fromMonitor(saved), basicAuthEnabled: false }).draft;
+    expect(off).toMatchObject({ basicAuth: null });
+    expect(validate({ ...fromMonitor(saved), basicAuthPassword: '' }).valid).toBe(true);
   });
 });

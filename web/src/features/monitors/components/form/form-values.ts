@@ -70,7 +70,10 @@ export interface FormValues {
   failOnJsError: boolean;
   basicAuthEnabled: boolean;
   basicAuthUsername: string;
+  /** The password typed; empty keeps the saved one (see basicAuthSaved). */
   basicAuthPassword: string;
+  /** Editing a browser monitor whose basic-auth password is stored (never sent back). */
+  basicAuthSaved: boolean;
   tags: string;
   description: string;
   paused: boolean;
@@ -125,6 +128,7 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   basicAuthEnabled: false,
   basicAuthUsername: '',
   basicAuthPassword: '',
+  basicAuthSaved: false,
   tags: '',
   description: '',
   paused: false,

@@ -182,7 +182,8 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       failOnJsError: m.failOnJsError,
       basicAuthEnabled: m.basicAuth !== null,
       basicAuthUsername: m.basicAuth?.username ?? '',
-      basicAuthPassword: m.basicAuth?.password ?? '',
+      basicAuthPassword: '',
+      basicAuthSaved: m.basicAuth?.hasSecret ?? false,
       headers: m.headers.map((h) => newHeaderRow(h.name, h.value)),
     }),
     draft: (v, num) => {
@@ -197,8 +198,11 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
           requiredSelector: v.requiredSelector,
           lcpThresholdMs: num('lcpThresholdMs') ?? null,
           failOnJsError: v.failOnJsError,
+          // Left empty over a saved password, it is left out: the server keeps the saved one.
           basicAuth: v.basicAuthEnabled
-            ? { username: v.basicAuthUsername, password: v.basicAuthPassword }
+            ? v.basicAuthPassword === '' && v.basicAuthSaved
+              ? { username: v.basicAuthUsername }
+              : { username: v.basicAuthUsername, password: v.basicAuthPassword }
             : null,
           headers,
         },

@@ -196,13 +196,24 @@ export function BrowserAccessSection({ v, set, errorFor, text }: SectionProps) {
               />
             )}
           </Field>
-          <Field name="basicAuth.password" label="Password" error={errorFor('basicAuth.password')}>
+          <Field
+            name="basicAuth.password"
+            label="Password"
+            optional={!v.basicAuthSaved}
+            error={errorFor('basicAuth.password')}
+            hint={
+              v.basicAuthSaved
+                ? 'Saved — leave empty to keep the saved password.'
+                : 'Stored encrypted and never shown again.'
+            }
+          >
             {(p) => (
               <input
                 {...p}
-                className="input"
+                className="input mono"
                 type="password"
                 autoComplete="new-password"
+                placeholder={v.basicAuthSaved ? '••••••••' : ''}
                 {...text('basicAuthPassword')}
                 onChange={(e) => set('basicAuthPassword', e.target.value, 'basicAuth.password')}
               />
