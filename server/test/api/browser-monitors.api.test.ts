@@ -70,6 +70,124 @@ describe.each(engines)('browser monitors over the API on %s', (engine) => {
     expect(Object.keys(await errors({ ...valid, viewport: 'tablet' }))).toEqual(['viewport']);
   });
 
+  const PASSWORD = 'browser-Pa55-never-shown';
+  const sealedOf = async (id: number) => (await repositories(t.database).monitors.findById(id))!;
+
+  async function create(body: Record<string, unknown>) {
+    const res = await t.inject({ method: 'POST', url: '/api/v1/monitors', ...json(body) });
+    expect(res.statusCode, res.body).toBe(201);
+    return { monitor: Monitor.parse(res.json()), raw: res.body };
+  }
+
+  const put = (id: number, body: Record<string, unknown>) =>
+    t.inject({ method: 'PUT', url: `/api/v1/monitors/${id}`, ...json(body) });
+
+  it('never returns the basic-auth password to any role, and seals it at rest', async () => {
+    const basicAuth = { username: 'staging', password: PASSWORD };
+    const { monitor, raw } = await create({ ...valid, basicAuth });
+    expect(raw).not.toContain(PASSWORD);
+    expect(monitor.type === 'browser' && monitor.basicAuth).toEqual({
+      username: 'staging',
+      hasSecret: true,
+    });
+    for (const role of ['owner', 'admin', 'editor', 'viewer'] as const) {
+      const who = role === 'owner' ? t.owner : await t.identity(role);
+      const got = await t.inject({ url: `/api/v1/monitors/${monitor.id}`, headers: who.headers });
+      expect(got.statusCode).toBe(200);
+      expect(got.body).not.toContain(PASSWORD);
+      expect(got.json()).toMatchObject({ basicAuth: { username: 'staging', hasSecret: true } });
+      expect(got.json().basicAuth).not.toHaveProperty('password');
+    }
+    const row = await t.database.db
+      .selectFrom('monitors')
+      .select(['config', 'secret'])
+      .where('id', '=', monitor.id)
+      .executeTakeFirstOrThrow();
+    expect(row.config).not.toContain(PASSWORD);
+    expect(row.secret).toMatch(/^v1\./);
+    expect(row.secret).not.toContain(PASSWORD);
+  });
+
+  it('keeps the password when an update leaves it out, replaces it or clears it', async () => {
+    const { monitor } = await create({
+      ...valid,
+      basicAuth: { username: 'staging', password: PASSWORD },
+    });
+    const sealed = (await sealedOf(monitor.id)).secret;
+    expect(sealed).toMatch(/^v1\./);
+
+    const kept = await put(monitor.id, {
+      ...valid,
+      name: 'Renamed',
+      basicAuth: { username: 'qa' },
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json()).toMatchObject({ basicAuth: { username: 'qa', hasSecret: true } });
+    expect((await sealedOf(monitor.id)).secret).toBe(sealed);
+
+    const replaced = await put(monitor.id, {
+      ...valid,
+      basicAuth: { username: 'qa', password: 'another' },
+    });
+    expect(replaced.statusCode).toBe(200);
+    const now = (await sealedOf(monitor.id)).secret;
+    expect(now).toMatch(/^v1\./);
+    expect(now).not.toBe(sealed);
+
+    const empty = await put(monitor.id, { ...valid, basicAuth: { username: 'qa', password: '' } });
+    expect(empty.json()).toMatchObject({ basicAuth: { username: 'qa', hasSecret: false } });
+    expect((await sealedOf(monitor.id)).secret).toBeNull();
+
+    await put(monitor.id, { ...valid, basicAuth: { username: 'qa', password: PASSWORD } });
+    const off = await put(monitor.id, { ...valid, basicAuth: null });
+    expect(off.json()).toMatchObject({ basicAuth: null });
+    expect((await sealedOf(monitor.id)).secret).toBeNull();
+    // Turned back on without a password, nothing comes back from before.
+    const again = await put(monitor.id, { ...valid, basicAuth: { username: 'qa' } });
+    expect(again.json()).toMatchObject({ basicAuth: { username: 'qa', hasSecret: false } });
+
+    const audit = await t.inject({ url: '/api/v1/audit?limit=50' });
+    expect(audit.body).not.toContain(PASSWORD);
+    expect(audit.body).toContain('Updated \\"Shop front\\": basicAuth');
+  });
+
+  it('reads a password stored in plain settings before sealing, and seals it on save', async () => {
+    const { monitor } = await create({ ...valid, basicAuth: { username: 'old' } });
+    const legacy = {
+      ...(await sealedOf(monitor.id)).settings,
+      basicAuth: { username: 'old', password: PASSWORD },
+    };
+    await t.database.db
+      .updateTable('monitors')
+      .set({ config: JSON.stringify(legacy) })
+      .where('id', '=', monitor.id)
+      .execute();
+    const got = await t.inject({ url: `/api/v1/monitors/${monitor.id}` });
+    expect(got.body).not.toContain(PASSWORD);
+    expect(got.json()).toMatchObject({ basicAuth: { username: 'old', hasSecret: true } });
+
+    const saved = await put(monitor.id, { ...valid, basicAuth: { username: 'old' } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ basicAuth: { username: 'old', hasSecret: true } });
+    const row = await t.database.db
+      .selectFrom('monitors')
+      .select(['config', 'secret'])
+      .where('id', '=', monitor.id)
+      .executeTakeFirstOrThrow();
+    expect(row.config).not.toContain(PASSWORD);
+    expect(row.secret).toMatch(/^v1\./);
+    expect(row.secret).not.toContain(PASSWORD);
+  });
+
+  it('keeps the limits and messages of basic auth', async () => {
+    expect(await errors({ ...valid, basicAuth: { username: '', password: 'x' } })).toEqual({
+      'basicAuth.username': 'Enter the user name',
+    });
+    expect(
+      await errors({ ...valid, basicAuth: { username: 'u', password: 'x'.repeat(201) } }),
+    ).toEqual({ 'basicAuth.password': 'At most 200 characters' });
+  });
+
   it('answers 404 for a screenshot that does not exist', async () => {
     const res = await t.inject({ url: '/api/v1/monitors/1/checks/999999/screenshot' });
     expect(res.statusCode).toBe(404);
@@ -155,6 +273,76 @@ describe.each(engines)('live browser monitors on %s', (engine) => {
       { headers: viewer.headers },
     );
     expect(other.status).toBe(404);
+  });
+
+  it('signs in with the sealed password, a legacy plain one, and says when it will not open', async () => {
+    const created = await post(t, '/api/v1/monitors', {
+      type: 'browser',
+      name: 'Members',
+      url: `${sites.url}/protected`,
+      basicAuth: { username: 'user', password: 'secret' },
+      retries: 0,
+      interval: 60,
+      timeout: 20,
+    });
+    expect(created.status).toBe(201);
+    const id = Monitor.parse(created.body).id;
+    expect((await result(id, 1)).event).toMatchObject({
+      result: { outcome: 'up', httpStatus: 200 },
+    });
+
+    // Saved before passwords were sealed: the plain one in the settings is still sent.
+    const monitors = repositories(t.database).monitors;
+    const settings = (await monitors.findById(id))!.settings;
+    await t.database.db
+      .updateTable('monitors')
+      .set({
+        config: JSON.stringify({
+          ...settings,
+          basicAuth: { username: 'user', password: 'secret' },
+        }),
+        secret: null,
+      })
+      .where('id', '=', id)
+      .execute();
+    // What a service does after a change: the engine reloads the monitor and checks it now.
+    const reload = () => t.hub.publish({ kind: 'monitor', change: 'updated', monitorId: id });
+    reload();
+    expect((await result(id, 2)).event).toMatchObject({ result: { outcome: 'up' } });
+
+    // The next save seals it without being told the password again.
+    const saved = await fetch(`${t.url}/api/v1/monitors/${id}`, {
+      method: 'PUT',
+      headers: { ...t.owner.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'browser',
+        name: 'Members',
+        url: `${sites.url}/protected`,
+        basicAuth: { username: 'user' },
+        retries: 0,
+        interval: 60,
+        timeout: 20,
+      }),
+    });
+    expect(saved.status).toBe(200);
+    const row = await monitors.findById(id);
+    expect(JSON.stringify(row!.settings)).not.toContain('secret');
+    expect(row!.secret).toMatch(/^v1\./);
+    // The save itself reloads and checks the monitor, now with the sealed copy.
+    expect((await result(id, 3)).event).toMatchObject({ result: { outcome: 'up' } });
+
+    // Sealed under another key (or damaged), it is not sent: the check says why, without Chromium.
+    await t.database.db
+      .updateTable('monitors')
+      .set({ secret: 'v1.AAAA.AAAA.AAAA' })
+      .where('id', '=', id)
+      .execute();
+    reload();
+    const broken = await result(id, 4);
+    expect(broken.event).toMatchObject({
+      result: { outcome: 'down', errorCode: 'internal_error' },
+    });
+    expect(JSON.stringify(broken.event)).toContain('could not be decrypted');
   });
 
   it('keeps the screenshot of the latest success only, and retention caps the rest', async () => {
