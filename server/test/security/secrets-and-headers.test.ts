@@ -24,6 +24,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
   let incidentId = 0;
   let windowId = 0;
   let monitorId: number;
+  let browserMonitorId: number;
 
   beforeAll(async () => {
     t = await startTestApp({ engine, listen: true });
@@ -127,6 +128,27 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
       .where('id', '=', monitorId)
       .executeTakeFirstOrThrow();
     secrets.set('sealed monitor password', sealed.secret ?? 'missing');
+    // A browser monitor's basic-auth password is the same kind of secret.
+    secrets.set('a browser monitor password', 'browser basic passphrase 8');
+    const b = await t.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: {
+        type: 'browser',
+        name: 'Staging shop',
+        url: 'http://127.0.0.1:9/shop',
+        basicAuth: { username: 'probe', password: 'browser basic passphrase 8' },
+      },
+    });
+    expect(b.statusCode, b.body).toBe(201);
+    browserMonitorId = b.json<{ id: number }>().id;
+    const browserSealed = await t.database.db
+      .selectFrom('monitors')
+      .select('secret')
+      .where('id', '=', browserMonitorId)
+      .executeTakeFirstOrThrow();
+    expect(browserSealed.secret).toMatch(/^v1\./);
+    secrets.set('sealed browser monitor password', browserSealed.secret!);
     const incident = await t.inject({
       method: 'POST',
       url: '/api/v1/incidents',
@@ -236,10 +258,17 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     expect(routes.length).toBeGreaterThan(10);
     const found: string[] = [];
     let scanned = 0;
-    for (const r of routes) {
-      if (r.url.includes('*')) continue;
-      const path = r.url
-        .replace('/monitors/:id', `/monitors/${monitorId}`)
+    // A monitor's routes are read for the HTTP monitor and for the browser one.
+    const concrete = routes.flatMap((r) =>
+      r.url.includes('/monitors/:id')
+        ? [monitorId, browserMonitorId].map((id) =>
+            r.url.replace('/monitors/:id', `/monitors/${id}`),
+          )
+        : [r.url],
+    );
+    for (const url of concrete) {
+      if (url.includes('*')) continue;
+      const path = url
         .replace('/incidents/:id', `/incidents/${incidentId}`)
         .replace('/maintenance/:id', `/maintenance/${windowId}`)
         // An unknown push token: its 404 is scanned too.
@@ -247,7 +276,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         .replace(':signal', 'start')
         // A check without a screenshot: its 404 is scanned too.
         .replace(':checkId', '1');
-      if (path.includes(':')) throw new Error(`No fixture for ${r.url}: extend this test`);
+      if (path.includes(':')) throw new Error(`No fixture for ${url}: extend this test`);
       const query = path === '/api/v1/audit' ? '?limit=200' : '';
       for (const [who, headers] of [
         ['API key', t.owner.headers],
