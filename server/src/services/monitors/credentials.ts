@@ -27,9 +27,10 @@ function sealPassword(
 }
 
 /**
- * Takes the write-only credential (basic password, bearer token) out of an input and seals it.
- * Omitted on an update of the same auth kind, the stored one is kept; a basic password left
- * out otherwise is empty (some APIs use the user name alone), a bearer token is required.
+ * Takes the write-only credential (an HTTP basic password or bearer token, a browser
+ * monitor's basic-auth password) out of an input and seals it. Omitted on an update of the
+ * same auth kind, the stored one is kept; a basic password left out otherwise is empty (some
+ * APIs use the user name alone), a bearer token is required.
  */
 export function sealCredentials(
   input: MonitorInput,
