@@ -275,6 +275,50 @@ describe.each(engines)('live browser monitors on %s', (engine) => {
     expect(other.status).toBe(404);
   });
 
+  it('keeps the screenshot of the latest success only, and retention caps the rest', async () => {
+    const created = await post(t, '/api/v1/monitors', {
+      type: 'browser',
+      name: 'Healthy',
+      url: `${sites.url}/healthy`,
+      requiredText: 'Welcome',
+      retries: 0,
+      interval: 60,
+      timeout: 20,
+    });
+    const id = Monitor.parse(created.body).id;
+    await result(id, 1);
+    await post(t, `/api/v1/monitors/${id}/check-now`);
+    await result(id, 2);
+    const items = await runs(id);
+    expect(items.map((r) => r.outcome)).toEqual(['up', 'up']);
+    expect(items.map((r) => r.hasScreenshot)).toEqual([true, false]);
+    expect(items[0]!.lcpMs).toBeGreaterThan(0);
+
+    // Failures keep theirs until the per-monitor cap: keep 1 drops the older failure's.
+    const broken = await post(t, '/api/v1/monitors', {
+      type: 'browser',
+      name: 'Throws',
+      url: `${sites.url}/throws`,
+      retries: 0,
+      interval: 60,
+      timeout: 20,
+    });
+    const bid = Monitor.parse(broken.body).id;
+    await result(bid, 1);
+    await post(t, `/api/v1/monitors/${bid}/check-now`);
+    await result(bid, 2);
+    expect((await runs(bid)).map((r) => [r.errorCode, r.hasScreenshot])).toEqual([
+      ['browser_js_error', true],
+      ['browser_js_error', true],
+    ]);
+    const trimmed = await trimScreenshots(repositories(t.database), {
+      screenshotsKept: 1,
+      pauseMs: 0,
+    });
+    expect(trimmed).toBe(1);
+    expect((await runs(bid)).map((r) => r.hasScreenshot)).toEqual([true, false]);
+  });
+
   it('signs in with the sealed password, a legacy plain one, and says when it will not open', async () => {
     const created = await post(t, '/api/v1/monitors', {
       type: 'browser',
@@ -343,50 +387,6 @@ describe.each(engines)('live browser monitors on %s', (engine) => {
       result: { outcome: 'down', errorCode: 'internal_error' },
     });
     expect(JSON.stringify(broken.event)).toContain('could not be decrypted');
-  });
-
-  it('keeps the screenshot of the latest success only, and retention caps the rest', async () => {
-    const created = await post(t, '/api/v1/monitors', {
-      type: 'browser',
-      name: 'Healthy',
-      url: `${sites.url}/healthy`,
-      requiredText: 'Welcome',
-      retries: 0,
-      interval: 60,
-      timeout: 20,
-    });
-    const id = Monitor.parse(created.body).id;
-    await result(id, 1);
-    await post(t, `/api/v1/monitors/${id}/check-now`);
-    await result(id, 2);
-    const items = await runs(id);
-    expect(items.map((r) => r.outcome)).toEqual(['up', 'up']);
-    expect(items.map((r) => r.hasScreenshot)).toEqual([true, false]);
-    expect(items[0]!.lcpMs).toBeGreaterThan(0);
-
-    // Failures keep theirs until the per-monitor cap: keep 1 drops the older failure's.
-    const broken = await post(t, '/api/v1/monitors', {
-      type: 'browser',
-      name: 'Throws',
-      url: `${sites.url}/throws`,
-      retries: 0,
-      interval: 60,
-      timeout: 20,
-    });
-    const bid = Monitor.parse(broken.body).id;
-    await result(bid, 1);
-    await post(t, `/api/v1/monitors/${bid}/check-now`);
-    await result(bid, 2);
-    expect((await runs(bid)).map((r) => [r.errorCode, r.hasScreenshot])).toEqual([
-      ['browser_js_error', true],
-      ['browser_js_error', true],
-    ]);
-    const trimmed = await trimScreenshots(repositories(t.database), {
-      screenshotsKept: 1,
-      pauseMs: 0,
-    });
-    expect(trimmed).toBe(1);
-    expect((await runs(bid)).map((r) => r.hasScreenshot)).toEqual([true, false]);
   });
 });
 
