@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser, type BrowserServer } from 'playwright-core';
+import type { Browser, BrowserServer } from 'playwright-core';
 import type { Logger } from '../../../lib/logger.js';
 import { processTreePss } from './process-memory.js';
 import { Semaphore } from './semaphore.js';
@@ -155,6 +155,9 @@ export class BrowserPool {
     if (failed && Date.now() - failed.at < LAUNCH_RETRY_MS) throw failed.error;
     try {
       const executablePath = findChromium(this.options.executablePath);
+      // Loaded on first use: playwright-core costs ~80 MiB of memory, which an instance
+      // without browser monitors should not pay.
+      const { chromium } = await import('playwright-core');
       const server = await chromium.launchServer({
         executablePath,
         args: CHROMIUM_ARGS,
