@@ -106,6 +106,11 @@ export function armProbe(key: string): void {
   if (probe) probe.armed = true;
 }
 
+/** Whether the page reported its Largest Contentful Paint yet (observers report after paint). */
+export function lcpSeen(key: string): boolean {
+  return (globalThis as unknown as Record<string, Probe | undefined>)[key]?.lcp != null;
+}
+
 export function probeDone(key: string): boolean {
   return (globalThis as unknown as Record<string, Probe | undefined>)[key]?.inp != null;
 }
