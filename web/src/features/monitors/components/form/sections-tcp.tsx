@@ -1,31 +1,17 @@
 import { Field } from '../../../../components/ui/Field';
+import { HostPortFields, TextInputField } from './controls';
 import type { SectionProps } from './section-props';
 import { DegradedField } from './sections-general';
 
 export function TcpTargetFields({ errorFor, text }: SectionProps) {
   return (
-    <div className="form__row form__row--hostport">
-      <Field
-        name="host"
-        label="Host"
-        error={errorFor('host')}
-        hint="A host name or IP address, e.g. db.example.com or 10.0.0.5"
-      >
-        {(p) => (
-          <input
-            {...p}
-            className="input mono"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            {...text('host')}
-          />
-        )}
-      </Field>
-      <Field name="port" label="Port" error={errorFor('port')} hint="1 to 65,535">
-        {(p) => <input {...p} className="input" inputMode="numeric" {...text('port')} />}
-      </Field>
-    </div>
+    <HostPortFields
+      errorFor={errorFor}
+      host={text('host')}
+      port={text('port')}
+      hostHint="A host name or IP address, e.g. db.example.com or 10.0.0.5"
+      portHint="1 to 65,535"
+    />
   );
 }
 
@@ -50,23 +36,15 @@ export function TcpExchangeSection(props: SectionProps) {
           <textarea {...p} className="input mono" rows={2} spellCheck={false} {...text('send')} />
         )}
       </Field>
-      <Field
+      <TextInputField
         name="expect"
         label="Expect in the reply"
         optional
         error={errorFor('expect')}
         hint="Must arrive within the timeout; the first 64 KiB are searched. E.g. +PONG"
-      >
-        {(p) => (
-          <input
-            {...p}
-            className="input mono"
-            autoComplete="off"
-            spellCheck={false}
-            {...text('expect')}
-          />
-        )}
-      </Field>
+        kind="code"
+        input={text('expect')}
+      />
       <div className="form__grid">
         <DegradedField
           {...props}

@@ -1,34 +1,17 @@
-import { Field } from '../../../../components/ui/Field';
 import { Notice } from '../../../../components/ui/Notice';
+import { CheckboxField, HostPortFields, TextInputField } from './controls';
 import type { SectionProps } from './section-props';
 import { DegradedField } from './sections-general';
 
 export function TlsTargetFields({ errorFor, text }: SectionProps) {
   return (
-    <div className="form__row form__row--hostport">
-      <Field
-        name="host"
-        label="Host"
-        error={errorFor('host')}
-        hint="A host name or IP address, e.g. shop.example.com or 10.0.0.5"
-      >
-        {(p) => (
-          <input
-            {...p}
-            className="input mono"
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            {...text('host')}
-          />
-        )}
-      </Field>
-      <Field name="port" label="Port" error={errorFor('port')} hint="443 if empty">
-        {(p) => (
-          <input {...p} className="input" inputMode="numeric" placeholder="443" {...text('port')} />
-        )}
-      </Field>
-    </div>
+    <HostPortFields
+      errorFor={errorFor}
+      host={text('host')}
+      port={{ ...text('port'), placeholder: '443' }}
+      hostHint="A host name or IP address, e.g. shop.example.com or 10.0.0.5"
+      portHint="443 if empty"
+    />
   );
 }
 
@@ -42,49 +25,31 @@ export function TlsCertificateSection(props: SectionProps) {
         authority; degraded when it expires within the warning days.
       </p>
       <div className="form__grid">
-        <Field
+        <TextInputField
           name="servername"
           label="Name on the certificate"
           optional
           error={errorFor('servername')}
           hint="Sent as SNI and checked against the certificate. Empty: the host."
-        >
-          {(p) => (
-            <input
-              {...p}
-              className="input mono"
-              autoComplete="off"
-              autoCapitalize="off"
-              spellCheck={false}
-              placeholder={v.host.trim() || 'The host'}
-              {...text('servername')}
-            />
-          )}
-        </Field>
-        <Field
+          kind="host"
+          input={{ placeholder: v.host.trim() || 'The host', ...text('servername') }}
+        />
+        <TextInputField
           name="warnDays"
           label="Warn days before expiry"
           error={errorFor('warnDays')}
           hint="1 to 365; 14 by default."
-        >
-          {(p) => <input {...p} className="input" inputMode="numeric" {...text('warnDays')} />}
-        </Field>
+          kind="number"
+          input={text('warnDays')}
+        />
       </div>
-      <Field
+      <CheckboxField
         name="ignoreTrust"
         label="Accept certificates from any issuer (self-signed, private CA)"
-        inline
         error={errorFor('ignoreTrust')}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="checkbox"
-            checked={v.ignoreTrust}
-            onChange={(e) => set('ignoreTrust', e.target.checked)}
-          />
-        )}
-      </Field>
+        checked={v.ignoreTrust}
+        onChange={(checked) => set('ignoreTrust', checked)}
+      />
       {v.ignoreTrust && (
         <Notice tone="warning" title="Who issued the certificate will not be checked">
           Expiry and the name are still checked. Use this for internal hosts with self-signed
