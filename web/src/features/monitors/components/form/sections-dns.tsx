@@ -1,6 +1,7 @@
 import { DnsRecordType, type DnsMatch } from '@pagewatch/contract';
 import { Field } from '../../../../components/ui/Field';
 import { Segmented } from '../../../../components/ui/Segmented';
+import { SelectField, TextInputField } from './controls';
 import type { SectionProps } from './section-props';
 import { DegradedField } from './sections-general';
 
@@ -33,56 +34,32 @@ export function DnsTargetFields({ v, set, errorFor, text }: SectionProps) {
   return (
     <>
       <div className="form__row form__row--url">
-        <Field name="recordType" label="Record" error={errorFor('recordType')}>
-          {(p) => (
-            <select
-              {...p}
-              className="input select"
-              value={v.recordType}
-              onChange={(e) => set('recordType', e.target.value as DnsRecordType, 'expected')}
-            >
-              {recordTypes.map((t) => (
-                <option key={t}>{t}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field
+        <SelectField
+          name="recordType"
+          label="Record"
+          error={errorFor('recordType')}
+          value={v.recordType}
+          options={recordTypes}
+          onChange={(t) => set('recordType', t, 'expected')}
+        />
+        <TextInputField
           name="host"
           label="Host name"
           error={errorFor('host')}
           hint="The name to look up, e.g. example.com"
-        >
-          {(p) => (
-            <input
-              {...p}
-              className="input mono"
-              autoComplete="off"
-              autoCapitalize="off"
-              spellCheck={false}
-              {...text('host')}
-            />
-          )}
-        </Field>
+          kind="host"
+          input={text('host')}
+        />
       </div>
-      <Field
+      <TextInputField
         name="resolver"
         label="DNS server"
         optional
         error={errorFor('resolver')}
         hint="An IP address, with a port if not 53: 10.0.0.53, 10.0.0.53:5353 or [fd00::53]:53. Empty: this server's own resolvers."
-      >
-        {(p) => (
-          <input
-            {...p}
-            className="input mono"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="System resolvers"
-            {...text('resolver')}
-          />
-        )}
-      </Field>
+        kind="code"
+        input={{ placeholder: 'System resolvers', ...text('resolver') }}
+      />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Field } from '../../../../components/ui/Field';
 import { formatSeconds } from '../../../../lib/format';
+import { TextInputField } from './controls';
 import type { SectionProps } from './section-props';
 
 function secondsHint(text: string, base: string): string {
@@ -20,9 +21,13 @@ export function BasicsSection({ errorFor, text, typeChoice, target }: BasicsProp
     <fieldset className="form__section">
       <legend className="form__legend">What to check</legend>
       {typeChoice}
-      <Field name="name" label="Name" error={errorFor('name')}>
-        {(p) => <input {...p} className="input" autoComplete="off" {...text('name')} />}
-      </Field>
+      <TextInputField
+        name="name"
+        label="Name"
+        error={errorFor('name')}
+        kind="text"
+        input={text('name')}
+      />
       {target}
     </fieldset>
   );
@@ -33,46 +38,38 @@ export function ScheduleSection({ v, errorFor, text }: SectionProps) {
     <fieldset className="form__section">
       <legend className="form__legend">Schedule</legend>
       <div className="form__grid form__grid--narrow">
-        <Field
+        <TextInputField
           name="interval"
           label="Interval (seconds)"
           error={errorFor('interval')}
           hint={secondsHint(v.interval, v.type === 'browser' ? '60 to 86,400.' : '10 to 86,400.')}
-        >
-          {(p) => <input {...p} className="input" inputMode="numeric" {...text('interval')} />}
-        </Field>
-        <Field
+          kind="number"
+          input={text('interval')}
+        />
+        <TextInputField
           name="timeout"
           label="Timeout (seconds)"
           error={errorFor('timeout')}
           hint="1 to 120, shorter than the interval."
-        >
-          {(p) => <input {...p} className="input" inputMode="numeric" {...text('timeout')} />}
-        </Field>
-        <Field
+          kind="number"
+          input={text('timeout')}
+        />
+        <TextInputField
           name="retries"
           label="Retries before down"
           error={errorFor('retries')}
           hint="Failed checks confirmed again before alerting; 0 to 10."
-        >
-          {(p) => <input {...p} className="input" inputMode="numeric" {...text('retries')} />}
-        </Field>
-        <Field
+          kind="number"
+          input={text('retries')}
+        />
+        <TextInputField
           name="retryInterval"
           label="Retry every (seconds)"
           error={errorFor('retryInterval')}
           hint="Optional. While confirming a failure; empty uses the interval."
-        >
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              inputMode="numeric"
-              placeholder="Same as interval"
-              {...text('retryInterval')}
-            />
-          )}
-        </Field>
+          kind="number"
+          input={{ placeholder: 'Same as interval', ...text('retryInterval') }}
+        />
       </div>
     </fieldset>
   );
@@ -82,15 +79,15 @@ export function DetailsSection({ errorFor, text }: SectionProps) {
   return (
     <fieldset className="form__section">
       <legend className="form__legend">Details</legend>
-      <Field
+      <TextInputField
         name="tags"
         label="Tags"
         optional
         error={errorFor('tags')}
         hint="Comma-separated, e.g. production, api"
-      >
-        {(p) => <input {...p} className="input" autoComplete="off" {...text('tags')} />}
-      </Field>
+        kind="text"
+        input={text('tags')}
+      />
       <Field name="description" label="Description" optional error={errorFor('description')}>
         {(p) => <textarea {...p} className="input" rows={2} {...text('description')} />}
       </Field>
@@ -101,22 +98,14 @@ export function DetailsSection({ errorFor, text }: SectionProps) {
 /** The latency above which an up check counts as degraded; every type has it. */
 export function DegradedField({ errorFor, text, hint }: SectionProps & { hint?: string }) {
   return (
-    <Field
+    <TextInputField
       name="degradedThresholdMs"
       label="Degraded above (ms)"
       optional
       error={errorFor('degradedThresholdMs')}
       hint={hint ?? 'Slower responses count as degraded.'}
-    >
-      {(p) => (
-        <input
-          {...p}
-          className="input"
-          inputMode="numeric"
-          placeholder="No threshold"
-          {...text('degradedThresholdMs')}
-        />
-      )}
-    </Field>
+      kind="number"
+      input={{ placeholder: 'No threshold', ...text('degradedThresholdMs') }}
+    />
   );
 }

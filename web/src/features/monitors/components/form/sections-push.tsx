@@ -1,5 +1,5 @@
-import { Field } from '../../../../components/ui/Field';
 import { formatSeconds } from '../../../../lib/format';
+import { TextInputField } from './controls';
 import type { SectionProps } from './section-props';
 import { DegradedField } from './sections-general';
 
@@ -26,46 +26,38 @@ export function PushScheduleSection(props: SectionProps) {
     <fieldset className="form__section">
       <legend className="form__legend">Schedule</legend>
       <div className="form__grid form__grid--narrow">
-        <Field
+        <TextInputField
           name="interval"
           label="Expected every"
           error={errorFor('interval')}
           hint={`Seconds between runs of the job, 10 to 86,400.${secondsNow(v.interval)}`}
-        >
-          {(p) => <input {...p} className="input" inputMode="numeric" {...text('interval')} />}
-        </Field>
-        <Field
+          kind="number"
+          input={text('interval')}
+        />
+        <TextInputField
           name="graceSeconds"
           label="Grace period (seconds)"
           error={errorFor('graceSeconds')}
           hint={`How late a ping may be before it counts as missed; 0 to 86,400.${secondsNow(v.graceSeconds)}`}
-        >
-          {(p) => <input {...p} className="input" inputMode="numeric" {...text('graceSeconds')} />}
-        </Field>
-        <Field
+          kind="number"
+          input={text('graceSeconds')}
+        />
+        <TextInputField
           name="retries"
           label="Misses before down"
           error={errorFor('retries')}
           hint="Missed or failed runs in a row before it counts as down; 0 to 10."
-        >
-          {(p) => <input {...p} className="input" inputMode="numeric" {...text('retries')} />}
-        </Field>
-        <Field
+          kind="number"
+          input={text('retries')}
+        />
+        <TextInputField
           name="retryInterval"
           label="Retry every (seconds)"
           error={errorFor('retryInterval')}
           hint="Optional. After a miss, when to look again; empty uses the expected interval."
-        >
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              inputMode="numeric"
-              placeholder="Same as expected"
-              {...text('retryInterval')}
-            />
-          )}
-        </Field>
+          kind="number"
+          input={{ placeholder: 'Same as expected', ...text('retryInterval') }}
+        />
         <DegradedField
           {...props}
           hint="Runs that report a longer duration (ping=, or /start then success) count as degraded."
