@@ -82,6 +82,8 @@ const textKinds = {
     placeholder: 'https://',
   },
   number: { className: 'input', inputMode: 'numeric' },
+  // new-password keeps browsers from filling in the user's own Pagewatch password.
+  password: { className: 'input mono', type: 'password', autoComplete: 'new-password' },
 } as const satisfies Record<string, InputHTMLAttributes<HTMLInputElement>>;
 
 export type TextKind = keyof typeof textKinds;

@@ -1,5 +1,5 @@
 import type { BrowserViewport, BrowserWaitFor } from '@pagewatch/contract';
-import { Field } from '../../../../components/ui/Field';
+import { CheckboxField, SelectField, TextInputField } from './controls';
 import { HeadersEditor } from './HeadersEditor';
 import type { SectionProps } from './section-props';
 import { DegradedField } from './sections-general';
@@ -18,41 +18,22 @@ const waits: { value: BrowserWaitFor; label: string }[] = [
 export function BrowserTargetFields({ v, set, errorFor, text }: SectionProps) {
   return (
     <div className="form__row form__row--url">
-      <Field name="viewport" label="Viewport" error={errorFor('viewport')}>
-        {(p) => (
-          <select
-            {...p}
-            className="input select"
-            value={v.viewport}
-            onChange={(e) => set('viewport', e.target.value as BrowserViewport)}
-          >
-            {viewports.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field
+      <SelectField
+        name="viewport"
+        label="Viewport"
+        error={errorFor('viewport')}
+        value={v.viewport}
+        options={viewports}
+        onChange={(o) => set('viewport', o)}
+      />
+      <TextInputField
         name="url"
         label="Page URL"
         error={errorFor('url')}
         hint="Loaded in Chromium like a visitor would (desktop 1280 × 800, phone 390 × 844), e.g. https://shop.example.com/"
-      >
-        {(p) => (
-          <input
-            {...p}
-            className="input mono"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="https://"
-            {...text('url')}
-          />
-        )}
-      </Field>
+        kind="url"
+        input={text('url')}
+      />
     </div>
   );
 }
@@ -63,104 +44,64 @@ export function BrowserPageSection(props: SectionProps) {
     <fieldset className="form__section">
       <legend className="form__legend">Page</legend>
       <div className="form__grid">
-        <Field name="waitFor" label="Delivered once" error={errorFor('waitFor')}>
-          {(p) => (
-            <select
-              {...p}
-              className="input select"
-              value={v.waitFor}
-              onChange={(e) => set('waitFor', e.target.value as BrowserWaitFor, 'waitSelector')}
-            >
-              {waits.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          name="waitFor"
+          label="Delivered once"
+          error={errorFor('waitFor')}
+          value={v.waitFor}
+          options={waits}
+          onChange={(o) => set('waitFor', o, 'waitSelector')}
+        />
         {v.waitFor === 'selector' && (
-          <Field
+          <TextInputField
             name="waitSelector"
             label="Element to wait for"
             error={errorFor('waitSelector')}
             hint="A CSS selector that must become visible, e.g. #app .ready"
-          >
-            {(p) => (
-              <input
-                {...p}
-                className="input mono"
-                autoComplete="off"
-                spellCheck={false}
-                {...text('waitSelector')}
-              />
-            )}
-          </Field>
+            kind="code"
+            input={text('waitSelector')}
+          />
         )}
       </div>
       <div className="form__grid">
-        <Field
+        <TextInputField
           name="requiredText"
           label="Text the page must show"
           optional
           error={errorFor('requiredText')}
           hint="Matched against the visible text, case as typed."
-        >
-          {(p) => <input {...p} className="input" autoComplete="off" {...text('requiredText')} />}
-        </Field>
-        <Field
+          kind="text"
+          input={text('requiredText')}
+        />
+        <TextInputField
           name="requiredSelector"
           label="Element the page must have"
           optional
           error={errorFor('requiredSelector')}
           hint="A CSS selector, e.g. button.add-to-basket"
-        >
-          {(p) => (
-            <input
-              {...p}
-              className="input mono"
-              autoComplete="off"
-              spellCheck={false}
-              {...text('requiredSelector')}
-            />
-          )}
-        </Field>
+          kind="code"
+          input={text('requiredSelector')}
+        />
       </div>
       <div className="form__grid">
         <DegradedField {...props} hint="A slower load (or wait condition) counts as degraded." />
-        <Field
+        <TextInputField
           name="lcpThresholdMs"
           label="Degraded when LCP is above (ms)"
           optional
           error={errorFor('lcpThresholdMs')}
           hint="Largest Contentful Paint; 2,500 ms is Google’s “good” limit."
-        >
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              inputMode="numeric"
-              placeholder="No threshold"
-              {...text('lcpThresholdMs')}
-            />
-          )}
-        </Field>
+          kind="number"
+          input={{ placeholder: 'No threshold', ...text('lcpThresholdMs') }}
+        />
       </div>
-      <Field
+      <CheckboxField
         name="failOnJsError"
         label="An uncaught JavaScript error takes the monitor down"
-        inline
         error={errorFor('failOnJsError')}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="checkbox"
-            checked={v.failOnJsError}
-            onChange={(e) => set('failOnJsError', e.target.checked)}
-          />
-        )}
-      </Field>
+        checked={v.failOnJsError}
+        onChange={(checked) => set('failOnJsError', checked)}
+      />
       <p className="form__note">
         A failed script, stylesheet or image marks the check degraded; console errors are listed
         either way.
@@ -169,34 +110,29 @@ export function BrowserPageSection(props: SectionProps) {
   );
 }
 
-export function BrowserAccessSection({ v, set, errorFor, text }: SectionProps) {
+export function BrowserAccessSection({ v, set, errorFor }: SectionProps) {
   return (
     <fieldset className="form__section">
       <legend className="form__legend">Access</legend>
-      <Field name="basicAuthEnabled" label="The site needs a user name and password" inline>
-        {(p) => (
-          <input
-            {...p}
-            type="checkbox"
-            checked={v.basicAuthEnabled}
-            onChange={(e) => set('basicAuthEnabled', e.target.checked, 'basicAuth.username')}
-          />
-        )}
-      </Field>
+      <CheckboxField
+        name="basicAuthEnabled"
+        label="The site needs a user name and password"
+        checked={v.basicAuthEnabled}
+        onChange={(checked) => set('basicAuthEnabled', checked, 'basicAuth.username')}
+      />
       {v.basicAuthEnabled && (
         <div className="form__grid form__nested">
-          <Field name="basicAuth.username" label="User name" error={errorFor('basicAuth.username')}>
-            {(p) => (
-              <input
-                {...p}
-                className="input"
-                autoComplete="off"
-                value={v.basicAuthUsername}
-                onChange={(e) => set('basicAuthUsername', e.target.value, 'basicAuth.username')}
-              />
-            )}
-          </Field>
-          <Field
+          <TextInputField
+            name="basicAuth.username"
+            label="User name"
+            error={errorFor('basicAuth.username')}
+            kind="text"
+            input={{
+              value: v.basicAuthUsername,
+              onChange: (e) => set('basicAuthUsername', e.target.value, 'basicAuth.username'),
+            }}
+          />
+          <TextInputField
             name="basicAuth.password"
             label="Password"
             optional={!v.basicAuthSaved}
@@ -206,19 +142,13 @@ export function BrowserAccessSection({ v, set, errorFor, text }: SectionProps) {
                 ? 'Saved — leave empty to keep the saved password.'
                 : 'Stored encrypted and never shown again.'
             }
-          >
-            {(p) => (
-              <input
-                {...p}
-                className="input mono"
-                type="password"
-                autoComplete="new-password"
-                placeholder={v.basicAuthSaved ? '••••••••' : ''}
-                {...text('basicAuthPassword')}
-                onChange={(e) => set('basicAuthPassword', e.target.value, 'basicAuth.password')}
-              />
-            )}
-          </Field>
+            kind="password"
+            input={{
+              placeholder: v.basicAuthSaved ? '••••••••' : '',
+              value: v.basicAuthPassword,
+              onChange: (e) => set('basicAuthPassword', e.target.value, 'basicAuth.password'),
+            }}
+          />
         </div>
       )}
       <HeadersEditor

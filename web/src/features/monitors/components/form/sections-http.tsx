@@ -2,6 +2,7 @@ import type { BodyType, HttpMethod, IpFamily } from '@pagewatch/contract';
 import { Field } from '../../../../components/ui/Field';
 import { Notice } from '../../../../components/ui/Notice';
 import { AssertionsEditor } from './AssertionsEditor';
+import { CheckboxField, SelectField, TextInputField } from './controls';
 import type { FormValues } from './form-values';
 import { HeadersEditor } from './HeadersEditor';
 import type { SectionProps } from './section-props';
@@ -28,6 +29,12 @@ const bodyTypes: readonly { value: BodyType; label: string; hint: string }[] = [
   },
 ];
 
+const authKinds: readonly { value: FormValues['authKind']; label: string }[] = [
+  { value: 'none', label: 'None' },
+  { value: 'basic', label: 'Basic (user name and password)' },
+  { value: 'bearer', label: 'Bearer token' },
+];
+
 const ipFamilies: readonly { value: IpFamily; label: string }[] = [
   { value: 'auto', label: 'Automatic (IPv6 or IPv4)' },
   { value: 'ipv4', label: 'IPv4 only' },
@@ -38,22 +45,14 @@ function BodyFields({ v, set, errorFor, text }: SectionProps) {
   const type = bodyTypes.find((t) => t.value === v.bodyType) ?? bodyTypes[0]!;
   return (
     <div className="form__stack">
-      <Field name="bodyType" label="Request body" error={errorFor('bodyType')}>
-        {(p) => (
-          <select
-            {...p}
-            className="input select"
-            value={v.bodyType}
-            onChange={(e) => set('bodyType', e.target.value as BodyType)}
-          >
-            {bodyTypes.map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField
+        name="bodyType"
+        label="Request body"
+        error={errorFor('bodyType')}
+        value={v.bodyType}
+        options={bodyTypes}
+        onChange={(t) => set('bodyType', t)}
+      />
       {v.bodyType !== 'none' && (
         <Field name="body" label={`${type.label} body`} error={errorFor('body')} hint={type.hint}>
           {(p) => (
@@ -70,20 +69,14 @@ function AuthFields({ v, set, errorFor, text }: SectionProps) {
   const secretLabel = v.authKind === 'basic' ? 'Password' : 'Token';
   return (
     <div className="form__grid">
-      <Field name="auth.kind" label="Authentication" error={errorFor('auth.kind')}>
-        {(p) => (
-          <select
-            {...p}
-            className="input select"
-            value={v.authKind}
-            onChange={(e) => set('authKind', e.target.value as FormValues['authKind'], 'auth.kind')}
-          >
-            <option value="none">None</option>
-            <option value="basic">Basic (user name and password)</option>
-            <option value="bearer">Bearer token</option>
-          </select>
-        )}
-      </Field>
+      <SelectField
+        name="auth.kind"
+        label="Authentication"
+        error={errorFor('auth.kind')}
+        value={v.authKind}
+        options={authKinds}
+        onChange={(k) => set('authKind', k, 'auth.kind')}
+      />
       {v.authKind === 'basic' && (
         <Field name="auth.username" label="User name" error={errorFor('auth.username')}>
           {(p) => (
@@ -99,7 +92,7 @@ function AuthFields({ v, set, errorFor, text }: SectionProps) {
         </Field>
       )}
       {v.authKind !== 'none' && (
-        <Field
+        <TextInputField
           name="auth.secret"
           label={secretLabel}
           optional={v.authKind === 'basic' && !saved}
@@ -109,19 +102,13 @@ function AuthFields({ v, set, errorFor, text }: SectionProps) {
               ? `Saved — leave empty to keep the saved ${secretLabel.toLowerCase()}.`
               : 'Stored encrypted and never shown again.'
           }
-        >
-          {(p) => (
-            <input
-              {...p}
-              className="input mono"
-              type="password"
-              autoComplete="new-password"
-              placeholder={saved ? '••••••••' : ''}
-              value={v.authSecret}
-              onChange={(e) => set('authSecret', e.target.value, 'auth.secret')}
-            />
-          )}
-        </Field>
+          kind="password"
+          input={{
+            placeholder: saved ? '••••••••' : '',
+            value: v.authSecret,
+            onChange: (e) => set('authSecret', e.target.value, 'auth.secret'),
+          }}
+        />
       )}
     </div>
   );
@@ -130,39 +117,22 @@ function AuthFields({ v, set, errorFor, text }: SectionProps) {
 export function HttpTargetFields({ v, set, errorFor, text }: SectionProps) {
   return (
     <div className="form__row form__row--url">
-      <Field name="method" label="Method" error={errorFor('method')}>
-        {(p) => (
-          <select
-            {...p}
-            className="input select"
-            value={v.method}
-            onChange={(e) => set('method', e.target.value as HttpMethod)}
-          >
-            {methods.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field
+      <SelectField
+        name="method"
+        label="Method"
+        error={errorFor('method')}
+        value={v.method}
+        options={methods}
+        onChange={(m) => set('method', m)}
+      />
+      <TextInputField
         name="url"
         label="URL"
         error={errorFor('url')}
         hint="A full http:// or https:// address, e.g. https://example.com/health"
-      >
-        {(p) => (
-          <input
-            {...p}
-            className="input mono"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="https://"
-            {...text('url')}
-          />
-        )}
-      </Field>
+        kind="url"
+        input={text('url')}
+      />
     </div>
   );
 }
@@ -179,69 +149,37 @@ export function RequestSection({ v, set, errorFor, text }: SectionProps) {
       <BodyFields v={v} set={set} errorFor={errorFor} text={text} />
       <AuthFields v={v} set={set} errorFor={errorFor} text={text} />
       <div className="form__grid">
-        <Field
+        <CheckboxField
           name="followRedirects"
           label="Follow redirects"
-          inline
           error={errorFor('followRedirects')}
-        >
-          {(p) => (
-            <input
-              {...p}
-              type="checkbox"
-              checked={v.followRedirects}
-              onChange={(e) => set('followRedirects', e.target.checked)}
-            />
-          )}
-        </Field>
-        <Field name="maxRedirects" label="Maximum redirects" error={errorFor('maxRedirects')}>
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              inputMode="numeric"
-              disabled={!v.followRedirects}
-              {...text('maxRedirects')}
-            />
-          )}
-        </Field>
+          checked={v.followRedirects}
+          onChange={(checked) => set('followRedirects', checked)}
+        />
+        <TextInputField
+          name="maxRedirects"
+          label="Maximum redirects"
+          error={errorFor('maxRedirects')}
+          kind="number"
+          input={{ disabled: !v.followRedirects, ...text('maxRedirects') }}
+        />
       </div>
-      <Field
+      <SelectField
         name="ipFamily"
         label="IP version"
         error={errorFor('ipFamily')}
         hint="Automatic tries every address of the host name, IPv6 first when the resolver says so."
-      >
-        {(p) => (
-          <select
-            {...p}
-            className="input select"
-            value={v.ipFamily}
-            onChange={(e) => set('ipFamily', e.target.value as IpFamily)}
-          >
-            {ipFamilies.map((f) => (
-              <option key={f.value} value={f.value}>
-                {f.label}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field
+        value={v.ipFamily}
+        options={ipFamilies}
+        onChange={(f) => set('ipFamily', f)}
+      />
+      <CheckboxField
         name="ignoreTls"
         label="Ignore TLS certificate errors"
-        inline
         error={errorFor('ignoreTls')}
-      >
-        {(p) => (
-          <input
-            {...p}
-            type="checkbox"
-            checked={v.ignoreTls}
-            onChange={(e) => set('ignoreTls', e.target.checked)}
-          />
-        )}
-      </Field>
+        checked={v.ignoreTls}
+        onChange={(checked) => set('ignoreTls', checked)}
+      />
       {v.ignoreTls && (
         <Notice tone="warning" title="Certificate problems will not be reported">
           An expired, self-signed or forged certificate will still count as up. Use this only for
@@ -258,32 +196,24 @@ export function ResponseSection(props: SectionProps) {
     <fieldset className="form__section">
       <legend className="form__legend">Response</legend>
       <div className="form__grid">
-        <Field
+        <TextInputField
           name="acceptedStatusCodes"
           label="Accepted status codes"
           error={errorFor('acceptedStatusCodes')}
           hint="Codes or ranges, comma-separated: 200-299, 301"
-        >
-          {(p) => (
-            <input
-              {...p}
-              className="input mono"
-              autoComplete="off"
-              spellCheck={false}
-              {...text('acceptedStatusCodes')}
-            />
-          )}
-        </Field>
+          kind="code"
+          input={text('acceptedStatusCodes')}
+        />
         <DegradedField {...props} />
       </div>
-      <Field
+      <TextInputField
         name="maxBodyBytes"
         label="Read up to (bytes)"
         error={errorFor('maxBodyBytes')}
         hint="How much of the body assertions look at: 1 KiB to 10 MiB (10485760); default 1 MiB."
-      >
-        {(p) => <input {...p} className="input" inputMode="numeric" {...text('maxBodyBytes')} />}
-      </Field>
+        kind="number"
+        input={text('maxBodyBytes')}
+      />
       <AssertionsEditor
         rows={v.assertions}
         errorFor={errorFor}
