@@ -1,7 +1,6 @@
-import type { AssertionKind } from '@pagewatch/contract';
 import { Button } from '../../../../components/ui/Button';
-import { Field } from '../../../../components/ui/Field';
 import { Icon } from '../../../../components/ui/Icon';
+import { CheckboxField, SelectField, TextInputField } from './controls';
 import { assertionKinds, newAssertionRow, type AssertionRow } from './assertion-rows';
 
 interface AssertionsEditorProps {
@@ -18,26 +17,45 @@ interface RowProps {
   update: (patch: Partial<AssertionRow>, field: string) => void;
 }
 
-const inputProps = { className: 'input mono', autoComplete: 'off', spellCheck: false } as const;
+const jsonOps: readonly { value: AssertionRow['jsonOp']; label: string }[] = [
+  { value: 'equals', label: 'equals' },
+  { value: 'contains', label: 'contains' },
+  { value: 'exists', label: 'exists' },
+  { value: 'not_exists', label: 'does not exist' },
+];
+
+const headerOps: readonly { value: AssertionRow['headerOp']; label: string }[] = [
+  { value: 'equals', label: 'equals' },
+  { value: 'contains', label: 'contains (any case)' },
+  { value: 'matches', label: 'matches a regular expression' },
+  { value: 'exists', label: 'is present' },
+];
+
+const sizeOps: readonly { value: AssertionRow['sizeOp']; label: string }[] = [
+  { value: 'at_most', label: 'at most' },
+  { value: 'at_least', label: 'at least' },
+];
+
+/** The row's fields typed as text. */
+type RowTextKey = {
+  [K in keyof AssertionRow]: AssertionRow[K] extends string ? K : never;
+}[keyof AssertionRow];
 
 function ModeSelect({ row, errorFor, update }: RowProps) {
   const name = `assertions.${row.key}.mode`;
+  const regex = row.kind === 'regex';
   return (
-    <Field name={name} label="Passes when the body" error={errorFor(name)}>
-      {(p) => (
-        <select
-          {...p}
-          className="input select"
-          value={row.mode}
-          onChange={(e) => update({ mode: e.target.value as 'present' | 'absent' }, 'mode')}
-        >
-          <option value="present">{row.kind === 'regex' ? 'matches' : 'contains it'}</option>
-          <option value="absent">
-            {row.kind === 'regex' ? 'does not match' : 'does not contain it'}
-          </option>
-        </select>
-      )}
-    </Field>
+    <SelectField
+      name={name}
+      label="Passes when the body"
+      error={errorFor(name)}
+      value={row.mode}
+      options={[
+        { value: 'present', label: regex ? 'matches' : 'contains it' },
+        { value: 'absent', label: regex ? 'does not match' : 'does not contain it' },
+      ]}
+      onChange={(mode) => update({ mode }, 'mode')}
+    />
   );
 }
 
@@ -45,208 +63,111 @@ function ModeSelect({ row, errorFor, update }: RowProps) {
 function KindFields(props: RowProps) {
   const { row, errorFor, update } = props;
   const at = (field: string) => `assertions.${row.key}.${field}`;
+  // The error key of a text input is the row field it edits.
+  const bind = (field: RowTextKey) => ({
+    name: at(field),
+    error: errorFor(at(field)),
+    input: {
+      value: row[field],
+      onChange: (e: { target: { value: string } }) => update({ [field]: e.target.value }, field),
+    },
+  });
+  const op = { name: at('op'), error: errorFor(at('op')) };
   switch (row.kind) {
     case 'keyword':
       return (
         <>
-          <Field name={at('value')} label="Text" error={errorFor(at('value'))}>
-            {(p) => (
-              <input
-                {...p}
-                {...inputProps}
-                value={row.value}
-                onChange={(e) => update({ value: e.target.value }, 'value')}
-              />
-            )}
-          </Field>
+          <TextInputField label="Text" kind="code" {...bind('value')} />
           <ModeSelect {...props} />
-          <Field name={at('caseSensitive')} label="Match case" inline>
-            {(p) => (
-              <input
-                {...p}
-                type="checkbox"
-                checked={row.caseSensitive}
-                onChange={(e) => update({ caseSensitive: e.target.checked }, 'caseSensitive')}
-              />
-            )}
-          </Field>
+          <CheckboxField
+            name={at('caseSensitive')}
+            label="Match case"
+            checked={row.caseSensitive}
+            onChange={(caseSensitive) => update({ caseSensitive }, 'caseSensitive')}
+          />
         </>
       );
     case 'regex':
       return (
         <>
-          <Field
-            name={at('pattern')}
+          <TextInputField
             label="Pattern"
-            error={errorFor(at('pattern'))}
             hint="Without slashes, e.g. version \d+\.\d+"
-          >
-            {(p) => (
-              <input
-                {...p}
-                {...inputProps}
-                value={row.pattern}
-                onChange={(e) => update({ pattern: e.target.value }, 'pattern')}
-              />
-            )}
-          </Field>
-          <Field
-            name={at('flags')}
+            kind="code"
+            {...bind('pattern')}
+          />
+          <TextInputField
             label="Flags"
             optional
-            error={errorFor(at('flags'))}
             hint="i ignores case, m and s change ^ $ and ."
-          >
-            {(p) => (
-              <input
-                {...p}
-                {...inputProps}
-                value={row.flags}
-                onChange={(e) => update({ flags: e.target.value }, 'flags')}
-              />
-            )}
-          </Field>
+            kind="code"
+            {...bind('flags')}
+          />
           <ModeSelect {...props} />
         </>
       );
     case 'json':
       return (
         <>
-          <Field
-            name={at('path')}
+          <TextInputField
             label="JSON path"
-            error={errorFor(at('path'))}
             hint="e.g. $.status or $.items[0].id"
-          >
-            {(p) => (
-              <input
-                {...p}
-                {...inputProps}
-                value={row.path}
-                onChange={(e) => update({ path: e.target.value }, 'path')}
-              />
-            )}
-          </Field>
-          <Field name={at('op')} label="Check" error={errorFor(at('op'))}>
-            {(p) => (
-              <select
-                {...p}
-                className="input select"
-                value={row.jsonOp}
-                onChange={(e) => update({ jsonOp: e.target.value as AssertionRow['jsonOp'] }, 'op')}
-              >
-                <option value="equals">equals</option>
-                <option value="contains">contains</option>
-                <option value="exists">exists</option>
-                <option value="not_exists">does not exist</option>
-              </select>
-            )}
-          </Field>
+            kind="code"
+            {...bind('path')}
+          />
+          <SelectField
+            {...op}
+            label="Check"
+            value={row.jsonOp}
+            options={jsonOps}
+            onChange={(jsonOp) => update({ jsonOp }, 'op')}
+          />
           {(row.jsonOp === 'equals' || row.jsonOp === 'contains') && (
-            <Field
-              name={at('value')}
+            <TextInputField
               label="Value"
-              error={errorFor(at('value'))}
               hint='JSON such as true, 42 or "ok"; other text is compared as a string'
-            >
-              {(p) => (
-                <input
-                  {...p}
-                  {...inputProps}
-                  value={row.value}
-                  onChange={(e) => update({ value: e.target.value }, 'value')}
-                />
-              )}
-            </Field>
-          )}
-        </>
-      );
-    case 'header':
-      return (
-        <>
-          <Field name={at('name')} label="Header" error={errorFor(at('name'))}>
-            {(p) => (
-              <input
-                {...p}
-                {...inputProps}
-                placeholder="Content-Type"
-                value={row.name}
-                onChange={(e) => update({ name: e.target.value }, 'name')}
-              />
-            )}
-          </Field>
-          <Field name={at('op')} label="Check" error={errorFor(at('op'))}>
-            {(p) => (
-              <select
-                {...p}
-                className="input select"
-                value={row.headerOp}
-                onChange={(e) =>
-                  update({ headerOp: e.target.value as AssertionRow['headerOp'] }, 'op')
-                }
-              >
-                <option value="equals">equals</option>
-                <option value="contains">contains (any case)</option>
-                <option value="matches">matches a regular expression</option>
-                <option value="exists">is present</option>
-              </select>
-            )}
-          </Field>
-          {row.headerOp !== 'exists' && (
-            <Field name={at('value')} label="Value" error={errorFor(at('value'))}>
-              {(p) => (
-                <input
-                  {...p}
-                  {...inputProps}
-                  value={row.value}
-                  onChange={(e) => update({ value: e.target.value }, 'value')}
-                />
-              )}
-            </Field>
-          )}
-        </>
-      );
-    case 'latency':
-      return (
-        <Field name={at('maxMs')} label="At most (ms)" error={errorFor(at('maxMs'))}>
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              inputMode="numeric"
-              value={row.maxMs}
-              onChange={(e) => update({ maxMs: e.target.value }, 'maxMs')}
+              kind="code"
+              {...bind('value')}
             />
           )}
-        </Field>
+        </>
       );
+    case 'header': {
+      const name = bind('name');
+      return (
+        <>
+          <TextInputField
+            label="Header"
+            kind="code"
+            {...name}
+            input={{ placeholder: 'Content-Type', ...name.input }}
+          />
+          <SelectField
+            {...op}
+            label="Check"
+            value={row.headerOp}
+            options={headerOps}
+            onChange={(headerOp) => update({ headerOp }, 'op')}
+          />
+          {row.headerOp !== 'exists' && (
+            <TextInputField label="Value" kind="code" {...bind('value')} />
+          )}
+        </>
+      );
+    }
+    case 'latency':
+      return <TextInputField label="At most (ms)" kind="number" {...bind('maxMs')} />;
     case 'size':
       return (
         <>
-          <Field name={at('op')} label="The body is" error={errorFor(at('op'))}>
-            {(p) => (
-              <select
-                {...p}
-                className="input select"
-                value={row.sizeOp}
-                onChange={(e) => update({ sizeOp: e.target.value as AssertionRow['sizeOp'] }, 'op')}
-              >
-                <option value="at_most">at most</option>
-                <option value="at_least">at least</option>
-              </select>
-            )}
-          </Field>
-          <Field name={at('bytes')} label="Bytes" error={errorFor(at('bytes'))}>
-            {(p) => (
-              <input
-                {...p}
-                className="input"
-                inputMode="numeric"
-                value={row.bytes}
-                onChange={(e) => update({ bytes: e.target.value }, 'bytes')}
-              />
-            )}
-          </Field>
+          <SelectField
+            {...op}
+            label="The body is"
+            value={row.sizeOp}
+            options={sizeOps}
+            onChange={(sizeOp) => update({ sizeOp }, 'op')}
+          />
+          <TextInputField label="Bytes" kind="number" {...bind('bytes')} />
         </>
       );
   }
@@ -287,30 +208,17 @@ export function AssertionsEditor({ rows, errorFor, onChange }: AssertionsEditorP
                   <span className="assertions__index" aria-hidden="true">
                     {i + 1}
                   </span>
-                  <Field
+                  <SelectField
                     name={kindName}
                     label={`Assertion ${i + 1}`}
                     error={errorFor(kindName)}
                     hint={help}
-                  >
-                    {(p) => (
-                      <select
-                        {...p}
-                        className="input select"
-                        value={row.kind}
-                        onChange={(e) => {
-                          const kind = e.target.value as AssertionKind;
-                          update({ kind, soft: kind === 'latency' ? true : row.soft }, 'kind');
-                        }}
-                      >
-                        {assertionKinds.map((k) => (
-                          <option key={k.value} value={k.value}>
-                            {k.label}
-                          </option>
-                        ))}
-                      </select>
-                    )}
-                  </Field>
+                    value={row.kind}
+                    options={assertionKinds}
+                    onChange={(kind) =>
+                      update({ kind, soft: kind === 'latency' ? true : row.soft }, 'kind')
+                    }
+                  />
                   <div className="assertions__tools">
                     <Button
                       variant="ghost"
@@ -351,21 +259,13 @@ export function AssertionsEditor({ rows, errorFor, onChange }: AssertionsEditorP
                 <div className="form__grid assertions__fields">
                   <KindFields row={row} errorFor={errorFor} update={update} />
                 </div>
-                <Field
+                <CheckboxField
                   className="assertions__soft"
                   name={`assertions.${row.key}.soft`}
                   label="Soft: degrade instead of down"
-                  inline
-                >
-                  {(p) => (
-                    <input
-                      {...p}
-                      type="checkbox"
-                      checked={row.soft}
-                      onChange={(e) => update({ soft: e.target.checked }, 'soft')}
-                    />
-                  )}
-                </Field>
+                  checked={row.soft}
+                  onChange={(soft) => update({ soft }, 'soft')}
+                />
               </li>
             );
           })}
