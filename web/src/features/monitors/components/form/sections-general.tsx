@@ -4,9 +4,10 @@ import { formatSeconds } from '../../../../lib/format';
 import { TextInputField } from './controls';
 import type { SectionProps } from './section-props';
 
-function secondsHint(text: string, base: string): string {
+/** " Now: 5 min." after a seconds hint, so the number typed reads as a duration. */
+export function secondsNow(text: string): string {
   const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? `${base} Now: ${formatSeconds(n)}.` : base;
+  return Number.isInteger(n) && n > 0 ? ` Now: ${formatSeconds(n)}.` : '';
 }
 
 interface BasicsProps extends SectionProps {
@@ -42,7 +43,7 @@ export function ScheduleSection({ v, errorFor, text }: SectionProps) {
           name="interval"
           label="Interval (seconds)"
           error={errorFor('interval')}
-          hint={secondsHint(v.interval, v.type === 'browser' ? '60 to 86,400.' : '10 to 86,400.')}
+          hint={`${v.type === 'browser' ? '60' : '10'} to 86,400.${secondsNow(v.interval)}`}
           kind="number"
           input={text('interval')}
         />

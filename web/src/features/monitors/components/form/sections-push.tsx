@@ -1,12 +1,6 @@
-import { formatSeconds } from '../../../../lib/format';
 import { TextInputField } from './controls';
 import type { SectionProps } from './section-props';
-import { DegradedField } from './sections-general';
-
-function secondsNow(text: string): string {
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? ` Now: ${formatSeconds(n)}.` : '';
-}
+import { DegradedField, secondsNow } from './sections-general';
 
 /** Where a push monitor's target would be: there is none to type; the job calls in. */
 export function PushTargetNote() {
