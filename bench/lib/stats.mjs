@@ -17,11 +17,11 @@ export function summarize(values) {
   const sum = values.reduce((a, b) => a + b, 0);
   return {
     n: values.length,
-    min: Math.min(...values),
+    min: values.reduce((a, b) => Math.min(a, b), Infinity),
     p50: percentile(values, 50),
     p95: percentile(values, 95),
     p99: percentile(values, 99),
-    max: Math.max(...values),
+    max: values.reduce((a, b) => Math.max(a, b), -Infinity),
     mean: sum / values.length,
   };
 }
