@@ -16,3 +16,6 @@ export * from './common-passwords.js';
 export * from './push.js';
 export * from './zoned-time.js';
 export * from './maintenance.js';
+export * from './alert-rules.js';
+export * from './notifications.js';
+export * from './status-pages.js';

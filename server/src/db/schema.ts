@@ -42,6 +42,10 @@ export interface MonitorsTable {
   last_ping_at: Millis | null;
   /** When a run signalled `/start` and has not finished yet. */
   push_started_at: Millis | null;
+  /** JSON AlertRules; null for the defaults. */
+  alert_rules: string | null;
+  /** JSON alert state (flap history, what was announced); null before the first alert. */
+  alert_state: string | null;
 }
 
 export interface CheckResultsTable {
@@ -242,7 +246,110 @@ export interface MaintenanceWindowsTable {
   updated_by: string | null;
 }
 
+export interface NotificationChannelsTable {
+  id: Generated<number>;
+  name: string;
+  kind: string;
+  /** JSON: the kind's `config` (contract channelSchemas). */
+  config: string;
+  /** The kind's `secrets` as JSON, sealed with the instance key; null when none are set. */
+  secrets: string | null;
+  /** JSON MessageTemplate; null for the defaults. */
+  template: string | null;
+  is_default: number;
+  enabled: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface MonitorChannelsTable {
+  monitor_id: number;
+  channel_id: number;
+}
+
+export interface DeliveriesTable {
+  id: Generated<number>;
+  channel_id: number | null;
+  subscriber_id: number | null;
+  monitor_id: number | null;
+  /** Deliveries sharing a key (and recipient) are sent in id order: "m:<id>", "i:<id>". */
+  order_key: string;
+  event_kind: string;
+  /** JSON AlertEvent (or a subscriber notice). */
+  payload: string;
+  /** queued | retrying | sent | failed */
+  state: string;
+  attempts: number;
+  next_attempt_at: Millis | null;
+  lease_until: Millis | null;
+  leased_by: string | null;
+  last_error: string | null;
+  created_at: Millis;
+  sent_at: Millis | null;
+}
+
+export interface StatusPagesTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  /** Markdown as typed; rendered sanitised. */
+  description: string;
+  custom_domain: string | null;
+  /** JSON StatusPageShow. */
+  show: string;
+  /** JSON StatusPageTheme. */
+  theme: string;
+  /** JSON of StatusPage `subscriptions`. */
+  subscriptions: string;
+  footer: string;
+  published: number;
+  logo: Buffer | null;
+  logo_type: string | null;
+  /** SHA-256 prefix of the logo: its URL changes when it does. */
+  logo_hash: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface StatusPageSectionsTable {
+  id: Generated<number>;
+  page_id: number;
+  position: number;
+  title: string;
+}
+
+export interface StatusPageComponentsTable {
+  id: Generated<number>;
+  page_id: number;
+  section_id: number;
+  position: number;
+  monitor_id: number;
+  display_name: string;
+  description: string;
+}
+
+export interface StatusSubscribersTable {
+  id: Generated<number>;
+  page_id: number;
+  /** email | webhook */
+  kind: string;
+  address: string;
+  /** pending | confirmed | unsubscribed */
+  state: string;
+  token: string;
+  created_at: Millis;
+  confirmed_at: Millis | null;
+  unsubscribed_at: Millis | null;
+}
+
 export interface DB {
+  notification_channels: NotificationChannelsTable;
+  monitor_channels: MonitorChannelsTable;
+  deliveries: DeliveriesTable;
+  status_pages: StatusPagesTable;
+  status_page_sections: StatusPageSectionsTable;
+  status_page_components: StatusPageComponentsTable;
+  status_subscribers: StatusSubscribersTable;
   maintenance_windows: MaintenanceWindowsTable;
   users: UsersTable;
   sessions: SessionsTable;

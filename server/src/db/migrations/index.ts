@@ -16,6 +16,8 @@ import { maintenance } from './006-maintenance.js';
 import { push } from './007-push.js';
 import { lastDetails } from './008-last-details.js';
 import { browserEvidence } from './009-browser-evidence.js';
+import { notifications } from './010-notifications.js';
+import { statusPages } from './011-status-pages.js';
 
 /** Migrations are code, listed in order, so a bundled build needs no folder scan. */
 function migrations(engine: Engine): Record<string, Migration> {
@@ -29,6 +31,8 @@ function migrations(engine: Engine): Record<string, Migration> {
     '007-push': push(),
     '008-last-details': lastDetails(),
     '009-browser-evidence': browserEvidence(engine),
+    '010-notifications': notifications(engine),
+    '011-status-pages': statusPages(engine),
   };
 }
 
