@@ -52,6 +52,12 @@ export const ServerEvent = z.discriminatedUnion('kind', [
     windowId: z.number().int(),
   }),
   z.object({
+    /** A status page was created, edited, published or deleted (public caches drop it). */
+    kind: z.literal('status-page'),
+    change: z.enum(['created', 'updated', 'deleted']),
+    pageId: z.number().int(),
+  }),
+  z.object({
     /** Sent when the requested Last-Event-ID is too old to replay: refetch everything. */
     kind: z.literal('reset'),
   }),

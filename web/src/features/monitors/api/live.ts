@@ -76,6 +76,8 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
       void client.invalidateQueries({ queryKey: maintenanceKeys.all });
       continue;
     }
+    // Status pages have their own screens; the monitor views don't show them.
+    if (event.kind === 'status-page') continue;
     if (event.kind === 'monitor' || event.kind === 'reset') {
       // Incidents show monitor names, and a deleted monitor leaves its incidents behind.
       refetchIncidents = true;
