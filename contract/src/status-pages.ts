@@ -195,3 +195,49 @@ export const SubscribeInput = z.discriminatedUnion('kind', [
   }),
 ]);
 export type SubscribeInput = z.infer<typeof SubscribeInput>;
+
+/** A subscriber as the page's editors see it (GET /api/v1/status-pages/:id/subscribers). */
+export const Subscriber = z.object({
+  id: z.number().int(),
+  kind: SubscriberKind,
+  address: z.string(),
+  state: SubscriberState,
+  createdAt: z.iso.datetime(),
+  confirmedAt: z.iso.datetime().nullable(),
+});
+export type Subscriber = z.infer<typeof Subscriber>;
+export const SubscriberList = z.object({ items: z.array(Subscriber) });
+
+/**
+ * What a subscriber is told, as stored in the outbox: only what the page shows publicly. Links
+ * are built at send time from `baseUrl` and the subscriber's token.
+ */
+export const SubscriberNotice = z.object({
+  kind: z.enum(['confirm', 'incident', 'maintenance']),
+  at: z.iso.datetime(),
+  /** Where the page is reached: PAGEWATCH_PUBLIC_URL, its custom domain, or the request's origin. */
+  baseUrl: z.string(),
+  page: z.object({ id: z.number().int(), slug: z.string(), title: z.string() }),
+  incident: z
+    .object({
+      id: z.number().int(),
+      title: z.string(),
+      state: z.string(),
+      severity: z.string(),
+      /** The public update that caused the notice. */
+      message: z.string(),
+    })
+    .nullable(),
+  maintenance: z
+    .object({
+      id: z.number().int(),
+      title: z.string(),
+      description: z.string(),
+      change: z.enum(['scheduled', 'updated', 'cancelled']),
+      /** The next occurrence, when there is one. */
+      startsAt: z.iso.datetime().nullable(),
+      endsAt: z.iso.datetime().nullable(),
+    })
+    .nullable(),
+});
+export type SubscriberNotice = z.infer<typeof SubscriberNotice>;

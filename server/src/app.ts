@@ -20,6 +20,7 @@ import { openApiRoute } from './http/routes/api/openapi.js';
 import { healthRoutes } from './http/routes/public/health.js';
 import { metricsRoute } from './http/routes/public/metrics.js';
 import { pushRoutes } from './http/routes/public/push.js';
+import { subscribeRoutes } from './http/routes/public/subscribe.js';
 
 export const VERSION = '0.1.0';
 
@@ -88,6 +89,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   healthRoutes(app, deps.ping);
   metricsRoute(app, deps.metrics);
   await pushRoutes(app, deps.services);
+  // Its own context: the form-body parser applies to these routes only.
+  await app.register((child) => subscribeRoutes(child, deps.services));
   authRoutes(app, api, deps.services);
   userRoutes(app, api, deps.services);
   monitorRoutes(app, api, deps.services);

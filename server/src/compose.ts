@@ -115,6 +115,7 @@ export async function composePagewatch(
     setupToken,
     publicUrl: config.publicUrl ?? null,
     maintenance,
+    allowPrivateSubscriberWebhooks: config.allowPrivateSubscriberWebhooks,
   };
   services.summaries = engine ? new MonitorSummaryCache(services) : null;
   const app = await buildApp({

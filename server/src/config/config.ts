@@ -65,6 +65,10 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .transform((v) => v === 'true' || v === '1')
     .optional(),
+  PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
 });
 
 export interface Config {
@@ -88,6 +92,8 @@ export interface Config {
   readonly secret: string | undefined;
   /** Honour X-Forwarded-For/-Proto from a reverse proxy in front. */
   readonly trustProxy: boolean;
+  /** Lets status-page visitors subscribe webhooks on private or loopback addresses (off). */
+  readonly allowPrivateSubscriberWebhooks: boolean;
 }
 
 export class ConfigError extends Error {
@@ -129,5 +135,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
     webDist: e.PAGEWATCH_WEB_DIST ?? defaultWebDist,
     secret: e.PAGEWATCH_SECRET,
     trustProxy: e.PAGEWATCH_TRUST_PROXY ?? false,
+    allowPrivateSubscriberWebhooks: e.PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS ?? false,
   });
 }

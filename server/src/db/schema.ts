@@ -337,6 +337,7 @@ export interface StatusSubscribersTable {
   /** pending | confirmed | unsubscribed */
   state: string;
   token: string;
+  base_url: string;
   created_at: Millis;
   confirmed_at: Millis | null;
   unsubscribed_at: Millis | null;

@@ -44,6 +44,8 @@ export interface TestAppOptions extends ComposeOptions {
   setup?: boolean;
   /** Chromium for browser checks; default the system one. */
   chromiumPath?: string;
+  /** Settings that differ from the test defaults. */
+  config?: Partial<Config>;
 }
 
 let seq = 0;
@@ -66,6 +68,9 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     webDist: options.webDist ?? null,
     secret: 'test-instance-secret-0123456789abcdef',
     trustProxy: false,
+    // Test peers listen on loopback.
+    allowPrivateSubscriberWebhooks: true,
+    ...options.config,
   };
   const pgSchema = t.target.kind === 'postgres' ? t.target.schema : undefined;
   const {
@@ -74,6 +79,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     listen: _l,
     webDist: _w,
     chromiumPath: _c,
+    config: _config,
     setup = true,
     ...compose
   } = options;

@@ -85,6 +85,8 @@ export function statusPages(engine: Engine): Migration {
         .addColumn('state', 'text', (c) => c.notNull())
         // Random, unguessable; in the confirm and unsubscribe links of every message.
         .addColumn('token', 'text', (c) => c.notNull().unique())
+        // Origin the subscription came from: links in mail when no public URL is configured.
+        .addColumn('base_url', 'text', (c) => c.notNull())
         .addColumn('created_at', ms, (c) => c.notNull())
         .addColumn('confirmed_at', ms)
         .addColumn('unsubscribed_at', ms)

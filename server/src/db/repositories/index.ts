@@ -10,6 +10,7 @@ import { resultsRepository } from './results.js';
 import { retentionRepository } from './retention.js';
 import { rollupsRepository } from './rollup-reads.js';
 import { sessionsRepository } from './sessions.js';
+import { statusSubscribersRepository } from './status-subscribers.js';
 import { usersRepository } from './users.js';
 
 export function repositories(database: Database) {
@@ -26,6 +27,7 @@ export function repositories(database: Database) {
     audit: auditRepository(database.db),
     incidents: incidentsRepository(database.db),
     maintenance: maintenanceRepository(database.db),
+    statusSubscribers: statusSubscribersRepository(database.db),
   };
 }
 
