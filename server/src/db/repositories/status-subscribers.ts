@@ -56,14 +56,7 @@ const toView = (r: Row): Subscriber => ({
   confirmedAt: isoOrNull(r.confirmed_at),
 });
 
-const pageColumns = [
-  'id',
-  'slug',
-  'title',
-  'custom_domain',
-  'published',
-  'subscriptions',
-] as const;
+const pageColumns = ['id', 'slug', 'title', 'custom_domain', 'published', 'subscriptions'] as const;
 
 function toPage(r: {
   id: number;

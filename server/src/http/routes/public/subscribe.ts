@@ -47,10 +47,7 @@ const pagePath = (slug: string) => `/status/${encodeURIComponent(slug)}`;
  * Public subscription flows of status pages (SPEC §3 Subscriber): the form, double opt-in for
  * email, and unsubscribe (including RFC 8058 one-click). Plain HTML forms: no script needed.
  */
-export async function subscribeRoutes(
-  app: FastifyInstance,
-  deps: ServiceDeps,
-): Promise<void> {
+export async function subscribeRoutes(app: FastifyInstance, deps: ServiceDeps): Promise<void> {
   const perIp = new RateLimiter(SUBSCRIBE_RATE.perIp, deps.clock);
   const perPage = new RateLimiter(SUBSCRIBE_RATE.perPage, deps.clock);
   app.addContentTypeParser(
