@@ -2,6 +2,7 @@ import { SubscriberNotice } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
+import { maintenanceInput, monitorInput } from '../support/factories.js';
 
 const form = (body: Record<string, string>) => ({
   payload: new URLSearchParams(body).toString(),
@@ -188,6 +189,8 @@ describe.each(engines)('status page subscribers on %s', (engine) => {
         .values({
           slug: q.slug,
           title: 'Strict',
+          description: '',
+          footer: '',
           show: '{}',
           theme: '{}',
           subscriptions: JSON.stringify({ email: false, webhook: true, emailChannelId: null }),
@@ -226,6 +229,86 @@ describe.each(engines)('status page subscribers on %s', (engine) => {
     expect(res.body).toContain('Enter an email address');
     expect(res.body).not.toContain('<script>alert(1)');
     expect(res.body).toContain('&lt;script&gt;');
+  });
+
+  /** Puts a monitor on the page and a confirmed email subscriber on it. */
+  async function follow(pageId: number, slug: string, monitorId: number, address: string) {
+    const section = await t.database.db
+      .insertInto('status_page_sections')
+      .values({ page_id: pageId, position: 0, title: 'Web' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.database.db
+      .insertInto('status_page_components')
+      .values({
+        page_id: pageId,
+        section_id: section.id,
+        position: 0,
+        monitor_id: monitorId,
+        display_name: '',
+        description: '',
+      })
+      .execute();
+    await t.app.inject({
+      method: 'POST',
+      url: `/status/${slug}/subscribe`,
+      ...form({ kind: 'email', address }),
+      remoteAddress: `10.4.0.${++seq}`,
+    });
+    const s = await subscriber(pageId, address);
+    await t.app.inject({ method: 'POST', url: `/status/${slug}/confirm/${s.token}` });
+    return Number(s.id);
+  }
+
+  it('tells the followers of pages showing its monitors about planned maintenance, with the change', async () => {
+    const api = await t.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: monitorInput(),
+    });
+    const monitorId = Number(api.json().id);
+    const unrelated = await t.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: monitorInput(),
+    });
+    const shown = await page();
+    const elsewhere = await page();
+    const follower = await follow(shown.id, shown.slug, monitorId, 'dee@example.com');
+    const other = await follow(
+      elsewhere.id,
+      elsewhere.slug,
+      Number(unrelated.json().id),
+      'eve@example.com',
+    );
+
+    const created = await t.inject({
+      method: 'POST',
+      url: '/api/v1/maintenance',
+      payload: maintenanceInput({
+        title: 'DB upgrade',
+        scope: { kind: 'monitors', monitorIds: [monitorId] },
+      }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const windowId = Number(created.json().id);
+    await t.inject({ method: 'POST', url: `/api/v1/maintenance/${windowId}/cancel` });
+
+    const notices = (await outbox(follower))
+      .filter((d) => d.event_kind === 'subscriber.maintenance')
+      .map((d) => SubscriberNotice.parse(JSON.parse(d.payload)).maintenance);
+    expect(notices).toEqual([
+      expect.objectContaining({
+        id: windowId,
+        title: 'DB upgrade',
+        change: 'scheduled',
+        startsAt: expect.any(String),
+      }),
+      expect.objectContaining({ id: windowId, change: 'cancelled' }),
+    ]);
+    expect((await outbox(other)).filter((d) => d.event_kind === 'subscriber.maintenance')).toEqual(
+      [],
+    );
   });
 
   it('rate-limits one visitor', async () => {

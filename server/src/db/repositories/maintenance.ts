@@ -2,6 +2,13 @@ import { MaintenanceSchedule, MaintenanceScope, type MaintenanceInput } from '@p
 import type { Kysely, Selectable } from 'kysely';
 import type { MaintenanceRecord } from '../../domain/maintenance/window.js';
 import type { DB, MaintenanceWindowsTable } from '../schema.js';
+import { noticeSubscribers, type NoticeBuilder } from './status-subscribers.js';
+
+/** Subscribers to tell about a change, decided by the service; sent with the change. */
+export interface MaintenanceNotice {
+  monitorIds: readonly number[] | 'all';
+  build: (windowId: number) => NoticeBuilder;
+}
 
 const columns = [
   'id',
@@ -67,19 +74,24 @@ export function maintenanceRepository(db: Kysely<DB>) {
       input: MaintenanceInput,
       now: number,
       by: string | null,
+      notice?: MaintenanceNotice | null,
     ): Promise<MaintenanceRecord> {
-      const { id } = await db
-        .insertInto('maintenance_windows')
-        .values({
-          ...definition(input),
-          created_at: now,
-          updated_at: now,
-          created_by: by,
-          updated_by: by,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return toRecord(await byId(Number(id)).executeTakeFirstOrThrow());
+      const id = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('maintenance_windows')
+          .values({
+            ...definition(input),
+            created_at: now,
+            updated_at: now,
+            created_by: by,
+            updated_by: by,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        if (notice) await noticeSubscribers(trx, notice.monitorIds, notice.build(row.id), now);
+        return Number(row.id);
+      });
+      return toRecord(await byId(id).executeTakeFirstOrThrow());
     },
 
     async replace(
@@ -87,25 +99,40 @@ export function maintenanceRepository(db: Kysely<DB>) {
       input: MaintenanceInput,
       now: number,
       by: string | null,
+      notice?: MaintenanceNotice | null,
     ): Promise<MaintenanceRecord | null> {
-      await db
-        .updateTable('maintenance_windows')
-        .set({ ...definition(input), updated_at: now, updated_by: by })
-        .where('id', '=', id)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable('maintenance_windows')
+          .set({ ...definition(input), updated_at: now, updated_by: by })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (notice && Number(r.numUpdatedRows) > 0) {
+          await noticeSubscribers(trx, notice.monitorIds, notice.build(id), now);
+        }
+      });
       const row = await byId(id).executeTakeFirst();
       return row ? toRecord(row) : null;
     },
 
     /** Marks a window cancelled; false when it does not exist or already was. */
-    async cancel(id: number, now: number, by: string | null): Promise<boolean> {
-      const r = await db
-        .updateTable('maintenance_windows')
-        .set({ cancelled_at: now, updated_at: now, updated_by: by })
-        .where('id', '=', id)
-        .where('cancelled_at', 'is', null)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
+    async cancel(
+      id: number,
+      now: number,
+      by: string | null,
+      notice?: MaintenanceNotice | null,
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable('maintenance_windows')
+          .set({ cancelled_at: now, updated_at: now, updated_by: by })
+          .where('id', '=', id)
+          .where('cancelled_at', 'is', null)
+          .executeTakeFirst();
+        const done = Number(r.numUpdatedRows) > 0;
+        if (done && notice) await noticeSubscribers(trx, notice.monitorIds, notice.build(id), now);
+        return done;
+      });
     },
 
     async remove(id: number): Promise<boolean> {

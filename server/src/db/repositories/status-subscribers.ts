@@ -301,3 +301,30 @@ export async function audienceOf(
 }
 
 export type StatusSubscribersRepository = ReturnType<typeof statusSubscribersRepository>;
+
+/** Builds the notice one subscriber of `page` gets; `baseUrl` is where its links point. */
+export type NoticeBuilder = (page: SubscribablePage, subscribedFrom: string) => SubscriberNotice;
+
+/**
+ * Queues a notice for everyone following a published page that shows any of `monitorIds`, in
+ * the caller's transaction: the change and its notices commit together.
+ */
+export async function noticeSubscribers(
+  db: Kysely<DB>,
+  monitorIds: readonly number[] | 'all',
+  build: NoticeBuilder,
+  now: number,
+): Promise<number> {
+  const audience = await audienceOf(db, monitorIds);
+  const byId = new Map(audience.map((a) => [a.subscriberId, a]));
+  await enqueueNotices(
+    db,
+    audience.map((a) => a.subscriberId),
+    (id) => {
+      const a = byId.get(id)!;
+      return build(a.page, a.baseUrl);
+    },
+    now,
+  );
+  return audience.length;
+}

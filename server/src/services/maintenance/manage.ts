@@ -6,6 +6,45 @@ import { conflict, notFound, validationFailed } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { presentWindow } from './present.js';
+import { maintenanceNotice, noticeBaseUrl } from '../../domain/subscriber-notices.js';
+import type { MaintenanceNotice } from '../../db/repositories/maintenance.js';
+import type { WindowTiming } from '../../domain/maintenance/occurrences.js';
+
+type NoticeChange = 'scheduled' | 'updated' | 'cancelled';
+
+/**
+ * What status-page subscribers hear of a window: its next occurrence (or the running one).
+ * A window with nothing ahead (ended, or cancelled after it ended) tells nobody.
+ */
+function subscriberNotice(
+  deps: ServiceDeps,
+  w: WindowTiming & { title: string; description: string; scope: MaintenanceInput['scope'] },
+  change: NoticeChange,
+): MaintenanceNotice | null {
+  const now = deps.clock.now();
+  const timeline = new Timeline(w);
+  const next = timeline.activeAt(now)
+    ? (timeline.between(now - 1, now + 1)[0] ?? null)
+    : (timeline.upcoming(now, 1)[0] ?? null);
+  if (!next) return null;
+  return {
+    monitorIds: w.scope.kind === 'all' ? 'all' : w.scope.monitorIds,
+    build: (id) => (page, from) =>
+      maintenanceNotice(
+        page,
+        noticeBaseUrl(page, deps.publicUrl, from),
+        {
+          id,
+          title: w.title,
+          description: w.description,
+          change,
+          startsAt: new Date(next.start).toISOString(),
+          endsAt: Number.isFinite(next.end) ? new Date(next.end).toISOString() : null,
+        },
+        now,
+      ),
+  };
+}
 
 const byLabel = (ctx: RequestContext): string | null =>
   ctx.actor.type === 'anonymous' ? null : ctx.actor.label;
@@ -47,7 +86,12 @@ export async function createWindow(
   input: MaintenanceInput,
 ): Promise<MaintenanceWindow> {
   await validate(deps, input);
-  const w = await deps.repos.maintenance.insert(input, deps.clock.now(), byLabel(ctx));
+  const w = await deps.repos.maintenance.insert(
+    input,
+    deps.clock.now(),
+    byLabel(ctx),
+    subscriberNotice(deps, input, 'scheduled'),
+  );
   await audit(
     deps,
     ctx,
@@ -71,11 +115,17 @@ export async function updateWindow(
     throw conflict('This window was cancelled; create a new one instead');
   }
   await validate(deps, input);
-  const w = await deps.repos.maintenance.replace(id, input, deps.clock.now(), byLabel(ctx));
-  if (!w) throw notFound('Maintenance window');
   const changed = (['title', 'description', 'timezone', 'scope', 'schedule'] as const).filter(
     (k) => JSON.stringify(before[k]) !== JSON.stringify(input[k]),
   );
+  const w = await deps.repos.maintenance.replace(
+    id,
+    input,
+    deps.clock.now(),
+    byLabel(ctx),
+    changed.length > 0 ? subscriberNotice(deps, input, 'updated') : null,
+  );
+  if (!w) throw notFound('Maintenance window');
   await audit(
     deps,
     ctx,
@@ -99,7 +149,12 @@ export async function cancelWindow(
   const state = new Timeline(before).state(now, before.cancelledAt !== null);
   if (state === 'cancelled') throw conflict('This window is already cancelled');
   if (state === 'ended') throw conflict('This window has already ended');
-  await deps.repos.maintenance.cancel(id, now, byLabel(ctx));
+  await deps.repos.maintenance.cancel(
+    id,
+    now,
+    byLabel(ctx),
+    subscriberNotice(deps, before, 'cancelled'),
+  );
   await audit(
     deps,
     ctx,
