@@ -17,6 +17,7 @@ import { userRoutes } from './http/routes/api/users.js';
 import { maintenanceRoutes } from './http/routes/api/maintenance.js';
 import { monitorRoutes } from './http/routes/api/monitors.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
+import { statusPageSubscriberRoutes } from './http/routes/api/status-page-subscribers.js';
 import { healthRoutes } from './http/routes/public/health.js';
 import { metricsRoute } from './http/routes/public/metrics.js';
 import { pushRoutes } from './http/routes/public/push.js';
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   monitorRoutes(app, api, deps.services);
   incidentRoutes(app, api, deps.services);
   maintenanceRoutes(app, api, deps.services);
+  statusPageSubscriberRoutes(app, api, deps.services);
   eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);
   openApiRoute(app, api, VERSION);
   await registerSpa(app, deps.webDist);

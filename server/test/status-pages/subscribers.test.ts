@@ -1,4 +1,4 @@
-import { SubscriberNotice } from '@pagewatch/contract';
+import { SubscriberList, SubscriberNotice } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
@@ -308,6 +308,34 @@ describe.each(engines)('status page subscribers on %s', (engine) => {
     ]);
     expect((await outbox(other)).filter((d) => d.event_kind === 'subscriber.maintenance')).toEqual(
       [],
+    );
+  });
+
+  it('lists subscribers to editors, not viewers, and removes one', async () => {
+    const p = await page();
+    await t.app.inject({
+      method: 'POST',
+      url: `/status/${p.slug}/subscribe`,
+      ...form({ kind: 'email', address: 'fay@example.com' }),
+      remoteAddress: '10.5.0.1',
+    });
+    const url = `/api/v1/status-pages/${p.id}/subscribers`;
+    const viewer = await t.identity('viewer');
+    expect((await t.inject({ url, headers: viewer.headers })).statusCode).toBe(403);
+    const editor = await t.identity('editor');
+    const list = SubscriberList.parse((await t.inject({ url, headers: editor.headers })).json());
+    expect(list.items).toEqual([
+      expect.objectContaining({ kind: 'email', address: 'fay@example.com', state: 'pending' }),
+    ]);
+    const del = await t.inject({
+      method: 'DELETE',
+      url: `${url}/${list.items[0]!.id}`,
+      headers: editor.headers,
+    });
+    expect(del.statusCode).toBe(204);
+    expect(SubscriberList.parse((await t.inject({ url })).json()).items).toEqual([]);
+    expect((await t.inject({ url: '/api/v1/status-pages/999999/subscribers' })).statusCode).toBe(
+      404,
     );
   });
 
