@@ -69,6 +69,10 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .transform((v) => v === 'true' || v === '1')
     .optional(),
+  PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
 });
 
 export interface Config {
@@ -94,6 +98,11 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Lets status-page visitors subscribe webhooks on private or loopback addresses (off). */
   readonly allowPrivateSubscriberWebhooks: boolean;
+  /** Outbound notification settings. */
+  readonly notify: {
+    /** Refuse loopback and private-range targets too (link-local is always refused). */
+    readonly blockPrivateTargets: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -136,5 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
     secret: e.PAGEWATCH_SECRET,
     trustProxy: e.PAGEWATCH_TRUST_PROXY ?? false,
     allowPrivateSubscriberWebhooks: e.PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS ?? false,
+    notify: Object.freeze({
+      blockPrivateTargets: e.PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS ?? false,
+    }),
   });
 }

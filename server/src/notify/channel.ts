@@ -33,6 +33,8 @@ export interface SendContext {
   /** Per-request time limit. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS: refuse loopback and private addresses too. */
+  blockPrivate: boolean;
   /** Stable across retries of one delivery: receivers can de-duplicate with it. */
   deliveryId: number;
 }
