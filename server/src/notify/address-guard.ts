@@ -74,7 +74,8 @@ export function guardedLookup(blockPrivate: boolean) {
       if (refused) return callback(new RefusedAddress(refused.address), []);
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), []);
+      if (!first)
+        return callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), []);
       callback(null, first.address, first.family);
     });
   };

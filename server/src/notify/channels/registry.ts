@@ -1,27 +1,32 @@
 import type { ChannelKind } from '@pagewatch/contract';
 import type { Channel } from '../channel.js';
-import { ChannelError } from '../channel.js';
+import { discord } from './discord/index.js';
+import { email } from './email/index.js';
+import { gotify } from './gotify/index.js';
+import { mattermost } from './mattermost/index.js';
+import { ntfy } from './ntfy/index.js';
+import { opsgenie } from './opsgenie/index.js';
+import { pagerduty } from './pagerduty/index.js';
+import { pushover } from './pushover/index.js';
+import { rocketchat } from './rocketchat/index.js';
+import { slack } from './slack/index.js';
+import { teams } from './teams/index.js';
+import { telegram } from './telegram/index.js';
+import { webhook } from './webhook/index.js';
 
-/**
- * Placeholder until every kind lands: a plain webhook that POSTs the event as JSON. Each kind
- * gets its own folder under channels/ and one line here.
- */
-const webhook: Channel = {
-  kind: 'webhook',
-  async send(target, event, ctx) {
-    const url = String(target.config.url);
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ event }),
-      signal: AbortSignal.timeout(ctx.timeoutMs),
-      redirect: 'manual',
-    });
-    if (!res.ok) {
-      const body = (await res.text()).slice(0, 300);
-      throw new ChannelError(`HTTP ${res.status}: ${body}`, res.status >= 400 && res.status < 500);
-    }
-  },
+/** Every kind's sender: adding a kind is its folder plus one line here. */
+export const channelRegistry: Record<ChannelKind, Channel> = {
+  webhook,
+  slack,
+  discord,
+  teams,
+  mattermost,
+  rocketchat,
+  telegram,
+  ntfy,
+  gotify,
+  pushover,
+  pagerduty,
+  opsgenie,
+  email,
 };
-
-export const channelRegistry: Partial<Record<ChannelKind, Channel>> = { webhook };

@@ -1,0 +1,48 @@
+import { ChannelError } from '../../channel.js';
+import { escapeHtml, renderMessage } from '../../message.js';
+import { httpError, outboundRequest } from '../../outbound.js';
+import { clip, defineChannel, joinUrl } from '../define.js';
+
+interface TelegramAnswer {
+  ok?: boolean;
+  description?: string;
+  parameters?: { retry_after?: number };
+}
+
+function parse(body: string): TelegramAnswer {
+  try {
+    return JSON.parse(body) as TelegramAnswer;
+  } catch {
+    return {};
+  }
+}
+
+/** sendMessage with parse_mode HTML; the token sits in the path, so errors never show the URL. */
+export const telegram = defineChannel('telegram', async (target, event, ctx) => {
+  const m = renderMessage(event, target.template, ctx.publicUrl);
+  const lines = [`<b>${escapeHtml(m.title)}</b>`, '', m.summary(escapeHtml)];
+  if (m.fields.length > 0) {
+    lines.push('', ...m.fields.map((f) => `<b>${f.label}:</b> ${escapeHtml(f.value)}`));
+  }
+  if (m.url) lines.push('', `<a href="${escapeHtml(m.url)}">${m.linkLabel}</a>`);
+  const payload: Record<string, unknown> = {
+    chat_id: target.config.chatId,
+    text: clip(lines.join('\n'), 4096),
+    parse_mode: 'HTML',
+    link_preview_options: { is_disabled: true },
+  };
+  if (target.config.messageThreadId !== null) {
+    payload.message_thread_id = target.config.messageThreadId;
+  }
+  const url = joinUrl(target.config.baseUrl, `/bot${target.secrets.botToken}/sendMessage`);
+  const res = await outboundRequest(
+    { url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) },
+    ctx,
+  );
+  const answer = parse(res.body);
+  if (res.status >= 200 && res.status < 300 && answer.ok !== false) return;
+  const err = httpError(res, answer.description);
+  const retryAfter = answer.parameters?.retry_after;
+  if (typeof retryAfter === 'number') throw new ChannelError(err.message, false, retryAfter * 1000);
+  throw err;
+});

@@ -1,0 +1,127 @@
+import type { AlertEvent, MessageTemplate } from '@pagewatch/contract';
+import { describeEvent, type MessageField } from './message/describe.js';
+import {
+  escapeHtml,
+  escapeMarkdown,
+  plain,
+  toneColor,
+  type Escape,
+  type Tone,
+} from './message/format.js';
+import { fillTemplate, placeholderValues, type PlaceholderValues } from './message/template.js';
+
+export type { MessageField } from './message/describe.js';
+export type { Escape, Tone } from './message/format.js';
+export {
+  escapeHtml,
+  escapeMarkdown,
+  escapeSlack,
+  humanDuration,
+  plain,
+  toneColor,
+} from './message/format.js';
+
+/** An event rendered once for every output format a channel may need. */
+export interface Message {
+  /** Plain text; channels escape it where their title field interprets markup. */
+  title: string;
+  /** The body's paragraph (the template's body when set), with user-typed parts escaped. */
+  summary: (esc: Escape) => string;
+  /** Detail rows (plain); empty when a body template replaces the default body. */
+  fields: MessageField[];
+  text: string;
+  markdown: string;
+  /** An HTML fragment: everything user-typed is escaped. */
+  html: string;
+  /** The monitor's or incident's page; null without PAGEWATCH_PUBLIC_URL. */
+  url: string | null;
+  linkLabel: string;
+  tone: Tone;
+  /** `#rrggbb` for the tone. */
+  color: string;
+}
+
+function linkOf(
+  event: AlertEvent,
+  publicUrl: string | null,
+): { url: string | null; label: string } {
+  if (!publicUrl) return { url: null, label: '' };
+  if (event.incident && event.kind.startsWith('incident.')) {
+    return { url: `${publicUrl}/incidents/${event.incident.id}`, label: 'Open incident' };
+  }
+  if (event.monitor)
+    return { url: `${publicUrl}/monitors/${event.monitor.id}`, label: 'Open monitor' };
+  return { url: publicUrl, label: 'Open Pagewatch' };
+}
+
+// HTML is the one format whose template text is plain too: its literals are escaped as well.
+function templateSummary(body: string, values: PlaceholderValues): (esc: Escape) => string {
+  return (esc) =>
+    esc === escapeHtml ? esc(fillTemplate(body, values)) : fillTemplate(body, values, esc);
+}
+
+/**
+ * The default message for an event, or the channel's template where it sets a title or body.
+ * Template values are escaped per format; so is the template itself in HTML (it is plain text).
+ */
+export function renderMessage(
+  event: AlertEvent,
+  template: MessageTemplate | null,
+  publicUrl: string | null,
+): Message {
+  const d = describeEvent(event);
+  const link = linkOf(event, publicUrl);
+  const values = placeholderValues(event, link.url);
+  const titleTpl = template?.title.trim() ?? '';
+  const bodyTpl = template?.body.trim() ?? '';
+  const title = titleTpl ? fillTemplate(titleTpl, values) : d.title;
+  const summary = bodyTpl ? templateSummary(bodyTpl, values) : d.summary;
+  const fields = bodyTpl ? [] : d.fields;
+  const url = link.url;
+  const text = [summary(plain), fields.map((f) => `${f.label}: ${f.value}`).join('\n'), url ?? '']
+    .filter(Boolean)
+    .join('\n\n');
+  const markdown = [
+    summary(escapeMarkdown),
+    fields.map((f) => `**${f.label}:** ${escapeMarkdown(f.value)}`).join('  \n'),
+    url ? `[${link.label}](${url})` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  const rows = fields
+    .map((f) => `<tr><th align="left">${f.label}</th><td>${escapeHtml(f.value)}</td></tr>`)
+    .join('');
+  const html = [
+    `<p>${summary(escapeHtml).replace(/\n/g, '<br>')}</p>`,
+    rows ? `<table>${rows}</table>` : '',
+    url ? `<p><a href="${escapeHtml(url)}">${link.label}</a></p>` : '',
+  ].join('');
+  return {
+    title,
+    summary,
+    fields,
+    text,
+    markdown,
+    html,
+    url,
+    linkLabel: link.label,
+    tone: d.tone,
+    color: toneColor[d.tone],
+  };
+}
+
+/** The event "send test" delivers. */
+export function testEvent(at: Date): AlertEvent {
+  return {
+    kind: 'test',
+    at: at.toISOString(),
+    monitor: null,
+    status: null,
+    previousStatus: null,
+    cause: null,
+    outageMs: null,
+    downChecks: null,
+    certificate: null,
+    incident: null,
+  };
+}
