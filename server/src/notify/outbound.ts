@@ -117,7 +117,7 @@ function once(
     const request = client.request(url, {
       method: req.method,
       headers,
-      lookup: guardedLookup(ctx.blockPrivate) as never,
+      lookup: guardedLookup(ctx.blockPrivate),
       agent: false,
       signal,
     });

@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChannelError } from '../../src/notify/channel.js';
+import {
+  MAX_RESPONSE_BYTES,
+  outboundRequest,
+  outboundSend,
+  parseRetryAfter,
+  type OutboundContext,
+} from '../../src/notify/outbound.js';
+import { startHttpReceiver, type HttpReceiver } from '../fixtures/http-receiver.js';
+import { refusedPort } from '../fixtures/target-server.js';
+
+const receivers: HttpReceiver[] = [];
+async function receiver(): Promise<HttpReceiver> {
+  const r = await startHttpReceiver();
+  receivers.push(r);
+  return r;
+}
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+const ctx: OutboundContext = { timeoutMs: 5000, blockPrivate: false };
+
+async function failure(promise: Promise<unknown>): Promise<ChannelError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ChannelError);
+  return err as ChannelError;
+}
+
+describe('answers', () => {
+  it('returns status, headers and body of any answer', async () => {
+    const r = await receiver();
+    r.answer(418, { body: 'teapot', headers: { 'x-a': 'b' } });
+    const res = await outboundRequest({ url: `${r.url}/x?y=1`, body: 'hi' }, ctx);
+    expect(res).toMatchObject({ status: 418, body: 'teapot', headers: { 'x-a': 'b' } });
+    expect(r.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/x',
+      query: { y: '1' },
+      body: 'hi',
+    });
+  });
+
+  it('maps 500 to a transient error quoting the first 300 characters of the body', async () => {
+    const r = await receiver();
+    r.answer(500, { body: `boom ${'x'.repeat(1000)}` });
+    const err = await failure(outboundSend({ url: r.url }, ctx));
+    expect(err.permanent).toBe(false);
+    expect(err.message).toBe(`HTTP 500: boom ${'x'.repeat(295)}`);
+  });
+
+  it('maps 400 and 404 to permanent errors, 408 and 429 to transient ones', async () => {
+    const r = await receiver();
+    for (const status of [400, 404, 408, 429]) {
+      r.answer(status, { body: 'no' });
+      const err = await failure(outboundSend({ url: r.url }, ctx));
+      expect([status, err.permanent]).toEqual([status, status === 400 || status === 404]);
+    }
+  });
+
+  it('reads Retry-After in seconds and as an HTTP date', async () => {
+    const r = await receiver();
+    r.rateLimit('7');
+    expect((await failure(outboundSend({ url: r.url }, ctx))).retryAfterMs).toBe(7000);
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:01:30 GMT', now)).toBe(90_000);
+    expect(parseRetryAfter('soon', now)).toBeNull();
+  });
+
+  it('stops reading a body after 64 KiB', async () => {
+    const r = await receiver();
+    r.huge(5 * 1024 * 1024);
+    const res = await outboundRequest({ url: r.url }, ctx);
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(MAX_RESPONSE_BYTES);
+  });
+
+  it('gives up after the time limit, covering a receiver that never answers', async () => {
+    const r = await receiver();
+    r.hang();
+    const err = await failure(outboundRequest({ url: r.url }, { ...ctx, timeoutMs: 300 }));
+    expect(err).toMatchObject({ permanent: false, message: 'timed out after 0.3 s' });
+  });
+
+  it('names a refused connection without the URL path', async () => {
+    const port = await refusedPort();
+    const err = await failure(outboundRequest({ url: `http://127.0.0.1:${port}/secret` }, ctx));
+    expect(err).toMatchObject({
+      permanent: false,
+      message: `connection refused (127.0.0.1:${port})`,
+    });
+  });
+});
+
+describe('redirects', () => {
+  it('follows a redirect on the same host', async () => {
+    const r = await receiver();
+    r.redirect('/moved', { status: 307 });
+    const res = await outboundSend({ url: `${r.url}/hook`, body: '{}' }, ctx);
+    expect(res.status).toBe(200);
+    expect(r.requests.map((q) => [q.method, q.path, q.body])).toEqual([
+      ['POST', '/hook', '{}'],
+      ['POST', '/moved', '{}'],
+    ]);
+  });
+
+  it('refuses a redirect to another host or port, permanently', async () => {
+    const r = await receiver();
+    const other = await receiver();
+    r.redirect(`${other.url}/steal`);
+    const err = await failure(outboundSend({ url: r.url }, ctx));
+    expect(err.permanent).toBe(true);
+    expect(err.message).toContain(`redirect to another host (127.0.0.1:${other.port})`);
+    expect(other.connections()).toBe(0);
+  });
+
+  it('stops after three redirects', async () => {
+    const r = await receiver();
+    r.redirect('/again', { times: 4 });
+    const err = await failure(outboundSend({ url: r.url }, ctx));
+    expect(err.message).toContain('too many redirects');
+    expect(r.requests).toHaveLength(4);
+  });
+});
+
+describe('address guard', () => {
+  const refusal = (ip: string) =>
+    `refused: ${ip} is a private address (PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS)`;
+
+  it('always refuses the cloud metadata address, before connecting', async () => {
+    const err = await failure(outboundRequest({ url: 'http://169.254.169.254/latest' }, ctx));
+    expect(err).toMatchObject({ permanent: true, message: refusal('169.254.169.254') });
+  });
+
+  it('refuses IPv4-mapped IPv6 and link-local IPv6 literals', async () => {
+    for (const [url, ip] of [
+      ['http://[::ffff:169.254.169.254]/', '::ffff:a9fe:a9fe'],
+      ['http://[fe80::1]/', 'fe80::1'],
+      ['http://[fd00:ec2::254]/', 'fd00:ec2::254'],
+    ]) {
+      expect((await failure(outboundRequest({ url: url! }, ctx))).message).toBe(refusal(ip!));
+    }
+  });
+
+  it('allows loopback by default and refuses it with blockPrivate, without connecting', async () => {
+    const r = await receiver();
+    expect((await outboundSend({ url: r.url }, ctx)).status).toBe(200);
+    const blocked = { ...ctx, blockPrivate: true };
+    const err = await failure(outboundSend({ url: r.url }, blocked));
+    expect(err).toMatchObject({ permanent: true, message: refusal('127.0.0.1') });
+    const mapped = await failure(
+      outboundSend({ url: `http://[::ffff:127.0.0.1]:${r.port}` }, blocked),
+    );
+    expect(mapped.message).toBe(refusal('::ffff:7f00:1'));
+    expect(r.connections()).toBe(1);
+  });
+
+  it('checks the addresses a name resolves to (localhost), before connecting', async () => {
+    const r = await receiver();
+    const err = await failure(
+      outboundSend({ url: `http://localhost:${r.port}/` }, { ...ctx, blockPrivate: true }),
+    );
+    expect(err.permanent).toBe(true);
+    expect(err.message).toMatch(/^refused: (127\.0\.0\.1|::1) is a private address/);
+    expect(r.connections()).toBe(0);
+  });
+});
