@@ -79,6 +79,15 @@ describe('configuration (SPEC §9)', () => {
     );
   });
 
+  it('allows private notification targets unless PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS is true', () => {
+    expect(loadConfig({}).notify).toEqual({ blockPrivateTargets: false });
+    const c = loadConfig({ PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS: 'true' });
+    expect(c.notify.blockPrivateTargets).toBe(true);
+    expect(problems({ PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS: 'yes' })).toEqual([
+      'PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS="yes" must be true or false',
+    ]);
+  });
+
   it('rejects a port that is not a number', () => {
     expect(problems({ PAGEWATCH_PORT: 'eighty' })).toEqual([
       'PAGEWATCH_PORT="eighty" must be a number',
