@@ -84,6 +84,14 @@ describe('answers', () => {
     r.hang();
     const err = await failure(outboundRequest({ url: r.url }, { ...ctx, timeoutMs: 300 }));
     expect(err).toMatchObject({ permanent: false, message: 'timed out after 0.3 s' });
+    await r.waitForRequests(1);
+  });
+
+  it('gives up after the time limit while the body is still coming', async () => {
+    const r = await receiver();
+    r.hang(1, { afterHeaders: true });
+    const err = await failure(outboundRequest({ url: r.url }, { ...ctx, timeoutMs: 300 }));
+    expect(err).toMatchObject({ permanent: false, message: 'timed out after 0.3 s' });
   });
 
   it('names a refused connection without the URL path', async () => {

@@ -55,67 +55,58 @@ function eventFields(e: AlertEvent): MessageField[] {
 
 type Wording = Omit<Description, 'fields'>;
 
+const w = (title: string, tone: Tone, summary: (x: Escape) => string): Wording => ({
+  title,
+  tone,
+  summary,
+});
+
+function certificateWording(e: AlertEvent, name: string): Wording {
+  const days = e.certificate?.daysLeft ?? 0;
+  const when = e.certificate ? `on ${formatTime(e.certificate.expiresAt)}` : 'soon';
+  const tone = days <= CERT_DAYS_CRITICAL ? 'critical' : 'warning';
+  return w(`Certificate of ${name} expires in ${days} days`, tone, (x) => {
+    return `The TLS certificate of ${x(name)} expires in ${days} days, ${when}.`;
+  });
+}
+
 function monitorWording(e: AlertEvent, name: string): Wording {
   const cause = causeText(e);
-  const because = (esc: Escape) => (cause ? `: ${esc(cause)}` : '');
+  const because = (x: Escape) => (cause ? `: ${x(cause)}` : '');
   switch (e.kind) {
     case 'monitor.down':
-      return {
-        title: `${name} is down`,
-        tone: 'critical',
-        summary: (x) => `${x(name)} is down${because(x)}.`,
-      };
+      return w(`${name} is down`, 'critical', (x) => `${x(name)} is down${because(x)}.`);
     case 'monitor.up': {
       const after = e.outageMs === null ? '' : ` after ${humanDuration(e.outageMs)} of downtime`;
-      return {
-        title: `${name} is up`,
-        tone: 'ok',
-        summary: (x) => `${x(name)} is up again${after}.`,
-      };
+      return w(`${name} is up`, 'ok', (x) => `${x(name)} is up again${after}.`);
     }
     case 'monitor.degraded':
-      return {
-        title: `${name} is degraded`,
-        tone: 'warning',
-        summary: (x) => `${x(name)} is degraded${because(x)}.`,
-      };
+      return w(`${name} is degraded`, 'warning', (x) => `${x(name)} is degraded${because(x)}.`);
     case 'monitor.still_down':
-      return {
-        title: `${name} is still down`,
-        tone: 'critical',
-        summary: (x) => `${x(name)} is still down${because(x)}.`,
-      };
+      return w(
+        `${name} is still down`,
+        'critical',
+        (x) => `${x(name)} is still down${because(x)}.`,
+      );
     case 'monitor.flapping':
-      return {
-        title: `${name} is flapping`,
-        tone: 'warning',
-        summary: (x) =>
-          `${x(name)} keeps changing status; alerts for it are held back until it settles.`,
-      };
+      return w(`${name} is flapping`, 'warning', (x) => {
+        return `${x(name)} keeps changing status; alerts for it are held back until it settles.`;
+      });
     case 'monitor.settled': {
       const status = e.status ?? 'unknown';
       const tone: Tone = status === 'up' ? 'ok' : status === 'down' ? 'critical' : 'warning';
-      return {
-        title: `${name} settled: ${status}`,
+      return w(
+        `${name} settled: ${status}`,
         tone,
-        summary: (x) => `${x(name)} has settled and is ${status}.`,
-      };
+        (x) => `${x(name)} has settled and is ${status}.`,
+      );
     }
     case 'heartbeat.missed':
-      return {
-        title: `${name} missed its heartbeat`,
-        tone: 'critical',
-        summary: (x) => `${x(name)} did not check in on time${because(x)}.`,
-      };
-    default: {
-      const days = e.certificate?.daysLeft ?? 0;
-      const when = e.certificate ? `on ${formatTime(e.certificate.expiresAt)}` : 'soon';
-      return {
-        title: `Certificate of ${name} expires in ${days} days`,
-        tone: days <= CERT_DAYS_CRITICAL ? 'critical' : 'warning',
-        summary: (x) => `The TLS certificate of ${x(name)} expires in ${days} days, ${when}.`,
-      };
-    }
+      return w(`${name} missed its heartbeat`, 'critical', (x) => {
+        return `${x(name)} did not check in on time${because(x)}.`;
+      });
+    default:
+      return certificateWording(e, name);
   }
 }
 
