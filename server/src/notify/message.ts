@@ -72,9 +72,12 @@ export function renderMessage(
   const d = describeEvent(event);
   const link = linkOf(event, publicUrl);
   const values = placeholderValues(event, link.url);
-  const titleTpl = template?.title.trim() ?? '';
-  const bodyTpl = template?.body.trim() ?? '';
-  const title = titleTpl ? fillTemplate(titleTpl, values) : d.title;
+  // A template that fills to nothing (only unknown placeholders) falls back to the default.
+  const filled = (tpl: string | undefined) =>
+    fillTemplate(tpl ?? '', values).trim() ? (tpl ?? '').trim() : '';
+  const titleTpl = filled(template?.title);
+  const bodyTpl = filled(template?.body);
+  const title = titleTpl ? fillTemplate(titleTpl, values).trim() : d.title;
   const summary = bodyTpl ? templateSummary(bodyTpl, values) : d.summary;
   const fields = bodyTpl ? [] : d.fields;
   const url = link.url;

@@ -145,7 +145,7 @@ describe('email', () => {
     const p = await peer({ auth: true });
     await sendMail(
       {
-        host: 'localhost',
+        host: '127.0.0.1',
         port: p.port,
         security: 'starttls',
         ignoreTlsErrors: true,

@@ -106,6 +106,14 @@ describe('templates', () => {
     expect(m.fields).toEqual([]);
   });
 
+  it('keeps the default where a template fills to nothing', () => {
+    const m = renderMessage(downEvent(), { title: '{{nope}} ', body: '{{ unknown }}' }, null);
+    expect(m.title).toBe('Shop API is down');
+    expect(m.summary((s) => s)).toBe(
+      'Shop API is down: HTTP 503 Service Unavailable (http_status).',
+    );
+  });
+
   it('keeps the default where a template part is empty', () => {
     const m = renderMessage(
       downEvent(),

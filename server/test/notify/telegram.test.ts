@@ -40,6 +40,24 @@ describe('telegram', () => {
     expect(body.text).toContain(`<a href="${PUBLIC_URL}/monitors/42">Open monitor</a>`);
   });
 
+  it('sends an overlong message as plain text rather than cut HTML', async () => {
+    const target = targetOf('telegram', { baseUrl: r.url, chatId: '1' }, { botToken: TOKEN });
+    const incident = downEvent({
+      kind: 'incident.updated',
+      incident: {
+        id: 1,
+        title: 'x',
+        state: 'monitoring',
+        severity: 'minor',
+        message: '<'.repeat(5000),
+      },
+    });
+    await send(target, incident);
+    const body = r.requests[0]!.json();
+    expect(body).not.toHaveProperty('parse_mode');
+    expect(body.text).toHaveLength(4096);
+  });
+
   it('leaves message_thread_id out when unset', async () => {
     await send(
       targetOf('telegram', { baseUrl: r.url, chatId: '@pagewatch_ops' }, { botToken: TOKEN }),

@@ -105,8 +105,10 @@ function monitorWording(e: AlertEvent, name: string): Wording {
       return w(`${name} missed its heartbeat`, 'critical', (x) => {
         return `${x(name)} did not check in on time${because(x)}.`;
       });
-    default:
+    case 'certificate.expiring':
       return certificateWording(e, name);
+    default:
+      return w(`${name}: ${e.kind}`, 'info', (x) => `${x(name)}: ${e.kind}.`);
   }
 }
 

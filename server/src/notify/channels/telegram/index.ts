@@ -3,6 +3,8 @@ import { escapeHtml, renderMessage } from '../../message.js';
 import { httpError, outboundRequest } from '../../outbound.js';
 import { clip, defineChannel, joinUrl } from '../define.js';
 
+const MAX_TEXT = 4096;
+
 interface TelegramAnswer {
   ok?: boolean;
   description?: string;
@@ -25,12 +27,13 @@ export const telegram = defineChannel('telegram', async (target, event, ctx) => 
     lines.push('', ...m.fields.map((f) => `<b>${f.label}:</b> ${escapeHtml(f.value)}`));
   }
   if (m.url) lines.push('', `<a href="${escapeHtml(m.url)}">${m.linkLabel}</a>`);
-  const payload: Record<string, unknown> = {
-    chat_id: target.config.chatId,
-    text: clip(lines.join('\n'), 4096),
-    parse_mode: 'HTML',
-    link_preview_options: { is_disabled: true },
-  };
+  const html = lines.join('\n');
+  // Cutting HTML could split a tag, which Telegram rejects: an overlong message goes as plain text.
+  const payload: Record<string, unknown> =
+    html.length <= MAX_TEXT
+      ? { chat_id: target.config.chatId, text: html, parse_mode: 'HTML' }
+      : { chat_id: target.config.chatId, text: clip(m.text, MAX_TEXT) };
+  payload.link_preview_options = { is_disabled: true };
   if (target.config.messageThreadId !== null) {
     payload.message_thread_id = target.config.messageThreadId;
   }
