@@ -72,8 +72,8 @@ export function targetOf(
     id: 1,
     name: `${kind} channel`,
     kind,
-    config: schema.config.parse(config) as Record<string, unknown>,
-    secrets: schema.secrets.parse(secrets) as Record<string, unknown>,
+    config: schema.config.parse(config),
+    secrets: schema.secrets.parse(secrets),
     template,
   };
 }
