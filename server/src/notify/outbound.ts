@@ -38,22 +38,33 @@ export async function outboundRequest(
   const timeout = AbortSignal.timeout(ctx.timeoutMs);
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
   let current = { ...req, method: req.method ?? 'POST' };
-  const origin = new URL(req.url);
+  const origin = parseUrl(req.url, 'invalid URL');
   for (let hop = 0; ; hop++) {
     const res = await once(current, ctx, signal, timeout);
     const location = res.headers.location;
     if (res.status < 300 || res.status >= 400 || res.status === 304 || !location) return res;
-    const next = new URL(location, current.url);
+    const next = parseUrl(location, `HTTP ${res.status}: invalid redirect`, current.url);
     if (next.host !== origin.host) {
       throw new ChannelError(
         `HTTP ${res.status}: redirect to another host (${next.host}) not followed`,
         true,
       );
     }
+    if (origin.protocol === 'https:' && next.protocol !== 'https:') {
+      throw new ChannelError(`HTTP ${res.status}: redirect from https to http not followed`, true);
+    }
     if (hop >= MAX_SAME_HOST_REDIRECTS) {
       throw new ChannelError(`too many redirects (more than ${MAX_SAME_HOST_REDIRECTS})`, true);
     }
     current = redirected(current, res.status, next.href);
+  }
+}
+
+function parseUrl(value: string, what: string, base?: string): URL {
+  try {
+    return new URL(value, base);
+  } catch {
+    throw new ChannelError(what, true);
   }
 }
 

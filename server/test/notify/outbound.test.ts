@@ -126,6 +126,13 @@ describe('redirects', () => {
     expect(other.connections()).toBe(0);
   });
 
+  it('refuses a redirect it cannot parse', async () => {
+    const r = await receiver();
+    r.redirect('http://[bad');
+    const err = await failure(outboundSend({ url: r.url }, ctx));
+    expect(err).toMatchObject({ permanent: true, message: 'HTTP 302: invalid redirect' });
+  });
+
   it('stops after three redirects', async () => {
     const r = await receiver();
     r.redirect('/again', { times: 4 });
