@@ -122,8 +122,12 @@ function once(
   const headers: Record<string, string> = { 'user-agent': 'Pagewatch', ...req.headers };
   if (body) headers['content-length'] = String(body.length);
   return new Promise((resolve, reject) => {
-    const fail = (err: unknown) =>
-      reject(timeout.aborted ? new TimedOut(ctx.timeoutMs) : describeNetworkError(err, url));
+    const fail = (err: unknown) => {
+      if (timeout.aborted) return reject(new TimedOut(ctx.timeoutMs));
+      reject(
+        signal.aborted ? new ChannelError('cancelled', false) : describeNetworkError(err, url),
+      );
+    };
     if (signal.aborted) return fail(signal.reason);
     const request = client.request(url, {
       method: req.method,

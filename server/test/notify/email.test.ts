@@ -136,6 +136,12 @@ describe('email', () => {
       permanent: true,
       message: 'refused: 127.0.0.1 is a private address (PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS)',
     });
+    const named = await sendError(
+      emailTarget(p.port, { host: 'localhost' }),
+      downEvent(),
+      sendContext({ blockPrivate: true }),
+    );
+    expect(named.message).toMatch(/^refused: (127\.0\.0\.1|::1) is a private address/);
     const metadata = await sendError(emailTarget(25, { host: '169.254.169.254' }), downEvent());
     expect(metadata.permanent).toBe(true);
     expect(p.mails).toHaveLength(0);

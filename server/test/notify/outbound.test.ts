@@ -94,6 +94,16 @@ describe('answers', () => {
     expect(err).toMatchObject({ permanent: false, message: 'timed out after 0.3 s' });
   });
 
+  it('stops when the caller aborts (shutdown), as a transient failure', async () => {
+    const r = await receiver();
+    r.hang();
+    const controller = new AbortController();
+    const pending = failure(outboundRequest({ url: r.url }, { ...ctx, signal: controller.signal }));
+    await r.waitForRequests(1);
+    controller.abort();
+    expect(await pending).toMatchObject({ permanent: false, message: 'cancelled' });
+  });
+
   it('names a refused connection without the URL path', async () => {
     const port = await refusedPort();
     const err = await failure(outboundRequest({ url: `http://127.0.0.1:${port}/secret` }, ctx));
