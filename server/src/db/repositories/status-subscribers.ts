@@ -213,6 +213,8 @@ export function statusSubscribersRepository(db: Kysely<DB>) {
       return Number(r.numDeletedRows) === 1;
     },
 
+    mailer: (channelId: number) => subscriberMailer(db, channelId),
+
     /** Queues one notice for one subscriber (its confirmation mail). */
     async enqueue(subscriberId: number, notice: SubscriberNotice, now: number): Promise<void> {
       await enqueueNotices(db, [subscriberId], () => notice, now);
@@ -327,4 +329,19 @@ export async function noticeSubscribers(
     now,
   );
   return audience.length;
+}
+
+/** The email channel that sends a page's subscriber mail: its settings, secrets still sealed. */
+export async function subscriberMailer(
+  db: Kysely<DB>,
+  channelId: number,
+): Promise<{ config: string; secrets: string | null } | null> {
+  const row = await db
+    .selectFrom('notification_channels')
+    .select(['config', 'secrets'])
+    .where('id', '=', channelId)
+    .where('kind', '=', 'email')
+    .where('enabled', '=', 1)
+    .executeTakeFirst();
+  return row ?? null;
 }
