@@ -1,0 +1,8 @@
+export { decideAlerts, certificateThresholdsDays, type AlertFacts } from './decide.js';
+export { failurePhase } from './phase.js';
+export {
+  decodeAlertState,
+  encodeAlertState,
+  initialAlertState,
+  type AlertState,
+} from './state.js';
