@@ -16,8 +16,11 @@ import {
   type FailureCause,
   type IncidentLifecycle,
 } from '../../domain/incidents.js';
+import { incidentAlert, type IncidentAlertKind } from '../../domain/alerting/index.js';
+import type { OutboxSignal } from '../../lib/outbox-signal.js';
 import { iso, isoOrNull } from '../codecs.js';
 import type { DB, IncidentUpdatesTable, IncidentsTable } from '../schema.js';
+import { enqueueIncidentAlert } from './deliveries.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -284,10 +287,32 @@ export async function resolveAutoIncident(
   return last;
 }
 
-export function incidentsRepository(db: Kysely<DB>) {
+/** Queues the alert of a change people made, in its transaction. */
+async function queueAlert(
+  trx: Transaction<DB>,
+  incident: Incident,
+  kind: IncidentAlertKind,
+  message: string,
+  now: number,
+): Promise<number> {
+  const event = incidentAlert(incident, kind, message, now);
+  const monitorIds = incident.monitors.map((m) => m.id);
+  return enqueueIncidentAlert(trx, incident.id, monitorIds, event, now);
+}
+
+export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
+  /** Runs a change and its alert in one transaction; rings the outbox once it committed. */
+  async function withAlert<T>(
+    change: (trx: Transaction<DB>) => Promise<{ value: T; queued: number }>,
+  ): Promise<T> {
+    const { value, queued } = await db.transaction().execute(change);
+    if (queued > 0) outbox?.notify();
+    return value;
+  }
+
   return {
     async insert(input: NewIncident, now: number): Promise<Incident> {
-      return db.transaction().execute(async (trx) => {
+      return withAlert(async (trx) => {
         const { id } = await trx
           .insertInto('incidents')
           .values({
@@ -309,7 +334,9 @@ export function incidentsRepository(db: Kysely<DB>) {
           .executeTakeFirstOrThrow();
         await setMonitors(trx, id, input.monitorIds);
         await insertUpdate(trx, id, now, input, false);
-        return (await load(trx, id))!;
+        const incident = (await load(trx, id))!;
+        const queued = await queueAlert(trx, incident, 'incident.created', input.message, now);
+        return { value: incident, queued };
       });
     },
 
@@ -400,22 +427,27 @@ export function incidentsRepository(db: Kysely<DB>) {
       });
     },
 
-    /** Appends an update and moves the incident to the lifecycle the domain worked out. */
+    /**
+     * Appends a person's update and moves the incident to the lifecycle the domain worked out;
+     * `alert` (updated, or resolved when this update resolves it) is queued with it.
+     */
     async addUpdate(
       id: number,
       update: NewUpdate,
       lifecycle: IncidentLifecycle,
       now: number,
+      alert: IncidentAlertKind = 'incident.updated',
     ): Promise<Incident | null> {
-      return db.transaction().execute(async (trx) => {
+      return withAlert(async (trx) => {
         const res = await trx
           .updateTable('incidents')
           .set({ state: lifecycle.state, resolved_at: lifecycle.resolvedAt, updated_at: now })
           .where('id', '=', id)
           .executeTakeFirst();
-        if (Number(res.numUpdatedRows) === 0) return null;
+        if (Number(res.numUpdatedRows) === 0) return { value: null, queued: 0 };
         await insertUpdate(trx, id, now, update, false);
-        return load(trx, id);
+        const incident = (await load(trx, id))!;
+        return { value: incident, queued: await queueAlert(trx, incident, alert, update.message, now) };
       });
     },
 

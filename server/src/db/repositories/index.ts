@@ -3,6 +3,8 @@ import { apiKeysRepository } from './api-keys.js';
 import { auditRepository } from './audit.js';
 import { incidentsRepository } from './incidents.js';
 import { browserRunsRepository } from './browser-runs.js';
+import { deliveriesRepository } from './deliveries.js';
+import { OutboxSignal } from '../../lib/outbox-signal.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
@@ -14,9 +16,13 @@ import { statusSubscribersRepository } from './status-subscribers.js';
 import { usersRepository } from './users.js';
 
 export function repositories(database: Database) {
+  // Rung by the repositories that queue alerts, once their transaction committed.
+  const outbox = new OutboxSignal();
   return {
+    outbox,
+    deliveries: deliveriesRepository(database.db),
     monitors: monitorsRepository(database.db),
-    results: resultsRepository(database.db, database.engine),
+    results: resultsRepository(database.db, database.engine, outbox),
     browserRuns: browserRunsRepository(database.db),
     rollups: rollupsRepository(database.db),
     retention: retentionRepository(database.db),
@@ -25,7 +31,7 @@ export function repositories(database: Database) {
     apiKeys: apiKeysRepository(database.db),
     loginFailures: loginFailuresRepository(database.db),
     audit: auditRepository(database.db),
-    incidents: incidentsRepository(database.db),
+    incidents: incidentsRepository(database.db, outbox),
     maintenance: maintenanceRepository(database.db),
     statusSubscribers: statusSubscribersRepository(database.db),
   };

@@ -10,6 +10,8 @@ import type { CheckResultsTable, DB } from '../schema.js';
 import { openAutoIncident, resolveAutoIncident } from './incidents.js';
 import { writeBrowserRun } from './browser-runs.js';
 import { applyRollupDeltas } from './rollups.js';
+import { alertColumns, followAlerts } from './monitor-alerts.js';
+import type { OutboxSignal } from '../../lib/outbox-signal.js';
 
 /** One check to persist with the monitor state it led to. */
 export interface ResultWrite {
@@ -95,7 +97,7 @@ export interface InsertedResult {
   incident?: { change: 'created' | 'resolved'; incident: Incident };
 }
 
-export function resultsRepository(db: Kysely<DB>, engine: Engine) {
+export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: OutboxSignal) {
   /** Opens or resolves the monitor's automatic incident in the write's transaction. */
   async function followIncident(
     trx: Transaction<DB>,
@@ -122,7 +124,8 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine) {
     return undefined;
   }
 
-  async function writeOne(trx: Transaction<DB>, w: ResultWrite): Promise<CheckResult> {
+  /** Writes the result and the monitor's state; `queued` counts the alerts it put in the outbox. */
+  async function writeOne(trx: Transaction<DB>, w: ResultWrite, queued: { n: number }) {
     const { run } = w;
     const row = await trx
       .insertInto('check_results')
@@ -145,7 +148,7 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine) {
       .returning(resultColumns)
       .executeTakeFirstOrThrow();
     await writeBrowserRun(trx, Number(row.id), w.monitorId, w.at, run);
-    await trx
+    const monitor = await trx
       .updateTable('monitors')
       .set({
         status: w.status,
@@ -162,7 +165,9 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine) {
         ...(w.flip ? { status_changed_at: w.at } : {}),
       })
       .where('id', '=', w.monitorId)
-      .execute();
+      .returning(alertColumns)
+      .executeTakeFirst();
+    if (monitor) queued.n += await followAlerts(trx, w, monitor);
     if (w.flip) {
       await trx
         .insertInto('status_flips')
@@ -181,15 +186,16 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine) {
 
   return {
     /**
-     * Stores results, the monitors' new state, flips, automatic incidents and rollups in one
+     * Stores results, the monitors' new state, flips, automatic incidents, alerts and rollups in one
      * transaction: a status change is never recorded without the result that caused it (nor an
      * outage without its incident), and the rollups always equal the results they were folded from.
      */
     async writeBatch(writes: readonly ResultWrite[]): Promise<InsertedResult[]> {
-      return db.transaction().execute(async (trx) => {
+      const queued = { n: 0 };
+      const written = await db.transaction().execute(async (trx) => {
         const out: InsertedResult[] = [];
         for (const w of writes) {
-          const result = await writeOne(trx, w);
+          const result = await writeOne(trx, w, queued);
           const incident = await followIncident(trx, w);
           out.push(incident ? { write: w, result, incident } : { write: w, result });
         }
@@ -199,6 +205,9 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine) {
         }
         return out;
       });
+      // After the commit: the notifier must be able to read what it is woken for.
+      if (queued.n > 0) outbox?.notify();
+      return written;
     },
 
     async page(monitorId: number, limit: number, before?: number) {

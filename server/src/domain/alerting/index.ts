@@ -6,3 +6,4 @@ export {
   initialAlertState,
   type AlertState,
 } from './state.js';
+export { incidentAlert, type IncidentAlertKind } from './incident.js';

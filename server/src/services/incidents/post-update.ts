@@ -25,11 +25,13 @@ export async function postIncidentUpdate(
     input.state,
     now,
   );
+  const resolves = current.state !== 'resolved' && lifecycle.state === 'resolved';
   const incident = await deps.repos.incidents.addUpdate(
     id,
     { ...input, author: authorOf(ctx) },
     lifecycle,
     now,
+    resolves ? 'incident.resolved' : 'incident.updated',
   );
   if (!incident) throw notFound('Incident');
   const resolved = current.state !== 'resolved' && incident.state === 'resolved';

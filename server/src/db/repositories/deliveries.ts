@@ -1,0 +1,260 @@
+import type { AlertEvent, ChannelKind, MessageTemplate } from '@pagewatch/contract';
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../schema.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** States a delivery can still be sent from. */
+const undelivered = ['queued', 'retrying'] as const;
+
+/** One event for the outbox: who it is about and which stream it is ordered in. */
+export interface OutboxEntry {
+  event: AlertEvent;
+  /** "m:<monitorId>" or "i:<incidentId>": deliveries with one key reach a channel in order. */
+  orderKey: string;
+  monitorId: number | null;
+}
+
+async function insertFor(trx: Transaction<DB>, channelIds: number[], e: OutboxEntry, now: number) {
+  if (channelIds.length === 0) return 0;
+  const payload = JSON.stringify(e.event);
+  await trx
+    .insertInto('deliveries')
+    .values(
+      channelIds.map((channel_id) => ({
+        channel_id,
+        subscriber_id: null,
+        monitor_id: e.monitorId,
+        order_key: e.orderKey,
+        event_kind: e.event.kind,
+        payload,
+        state: 'queued',
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    )
+    .execute();
+  return channelIds.length;
+}
+
+/** Enabled channels linked to any of these monitors, each once. */
+async function channelsOfMonitors(db: Db, monitorIds: readonly number[]): Promise<number[]> {
+  if (monitorIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('monitor_channels as mc')
+    .innerJoin('notification_channels as nc', 'nc.id', 'mc.channel_id')
+    .select('nc.id')
+    .distinct()
+    .where('mc.monitor_id', 'in', monitorIds)
+    .where('nc.enabled', '=', 1)
+    .orderBy('nc.id')
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+async function defaultChannels(db: Db): Promise<number[]> {
+  const rows = await db
+    .selectFrom('notification_channels')
+    .select('id')
+    .where('is_default', '=', 1)
+    .where('enabled', '=', 1)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/**
+ * Queues a monitor's alerts for each enabled channel linked to it, inside the transaction
+ * that stored the result: the alert exists exactly when the change does. Returns rows queued.
+ */
+export async function enqueueMonitorAlerts(
+  trx: Transaction<DB>,
+  monitorId: number,
+  events: readonly AlertEvent[],
+  now: number,
+): Promise<number> {
+  const channels = await channelsOfMonitors(trx, [monitorId]);
+  let queued = 0;
+  for (const event of events) {
+    queued += await insertFor(trx, channels, { event, orderKey: `m:${monitorId}`, monitorId }, now);
+  }
+  return queued;
+}
+
+/** Queues an incident event for its monitors' channels, or the default channels when it names none. */
+export async function enqueueIncidentAlert(
+  trx: Transaction<DB>,
+  incidentId: number,
+  monitorIds: readonly number[],
+  event: AlertEvent,
+  now: number,
+): Promise<number> {
+  const channels =
+    monitorIds.length > 0 ? await channelsOfMonitors(trx, monitorIds) : await defaultChannels(trx);
+  return insertFor(trx, channels, { event, orderKey: `i:${incidentId}`, monitorId: null }, now);
+}
+
+/** A pending row as the dispatcher plans with it (the payload is read once claimed). */
+export interface PendingDelivery {
+  id: number;
+  channelId: number;
+  orderKey: string;
+  nextAttemptAt: number;
+  leaseUntil: number | null;
+}
+
+export interface ClaimedDelivery {
+  id: number;
+  channelId: number;
+  event: AlertEvent;
+  attempts: number;
+  createdAt: number;
+}
+
+/** A channel as the notifier sends through it; secrets still sealed. */
+export interface StoredChannel {
+  id: number;
+  name: string;
+  kind: ChannelKind;
+  config: Record<string, unknown>;
+  sealedSecrets: string | null;
+  template: MessageTemplate;
+  enabled: boolean;
+}
+
+export function deliveriesRepository(db: Kysely<DB>) {
+  return {
+    /**
+     * The oldest undelivered rows, in id order: the first row of each (channel, order key)
+     * among them is that stream's head. Uses the (state, next_attempt_at) index.
+     */
+    async pending(limit: number): Promise<PendingDelivery[]> {
+      const rows = await db
+        .selectFrom('deliveries')
+        .select(['id', 'channel_id', 'order_key', 'next_attempt_at', 'lease_until'])
+        .where('state', 'in', undelivered)
+        .where('channel_id', 'is not', null)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        id: Number(r.id),
+        channelId: Number(r.channel_id),
+        orderKey: r.order_key,
+        nextAttemptAt: Number(r.next_attempt_at ?? 0),
+        leaseUntil: r.lease_until === null ? null : Number(r.lease_until),
+      }));
+    },
+
+    /**
+     * Compare-and-set claim: the row becomes this worker's until `leaseUntil` only if it is
+     * still undelivered, due and not leased by anyone else. Null when another worker won.
+     */
+    async claim(
+      id: number,
+      worker: string,
+      now: number,
+      leaseUntil: number,
+    ): Promise<ClaimedDelivery | null> {
+      const res = await db
+        .updateTable('deliveries')
+        .set({ leased_by: worker, lease_until: leaseUntil })
+        .where('id', '=', id)
+        .where('state', 'in', undelivered)
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return null;
+      const row = await db
+        .selectFrom('deliveries')
+        .select(['id', 'channel_id', 'payload', 'attempts', 'created_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return {
+        id: Number(row.id),
+        channelId: Number(row.channel_id),
+        event: JSON.parse(row.payload) as AlertEvent,
+        attempts: row.attempts,
+        createdAt: Number(row.created_at),
+      };
+    },
+
+    async markSent(id: number, worker: string, attempts: number, now: number): Promise<void> {
+      await db
+        .updateTable('deliveries')
+        .set({ state: 'sent', sent_at: now, attempts, lease_until: null, last_error: null })
+        .where('id', '=', id)
+        .where('leased_by', '=', worker)
+        .execute();
+    },
+
+    async markRetry(
+      id: number,
+      worker: string,
+      attempts: number,
+      nextAttemptAt: number,
+      error: string,
+    ): Promise<void> {
+      await db
+        .updateTable('deliveries')
+        .set({
+          state: 'retrying',
+          attempts,
+          next_attempt_at: nextAttemptAt,
+          lease_until: null,
+          last_error: error,
+        })
+        .where('id', '=', id)
+        .where('leased_by', '=', worker)
+        .execute();
+    },
+
+    async markFailed(id: number, worker: string, attempts: number, error: string): Promise<void> {
+      await db
+        .updateTable('deliveries')
+        .set({ state: 'failed', attempts, next_attempt_at: null, lease_until: null, last_error: error })
+        .where('id', '=', id)
+        .where('leased_by', '=', worker)
+        .execute();
+    },
+
+    async channel(id: number): Promise<StoredChannel | null> {
+      const row = await db
+        .selectFrom('notification_channels')
+        .select(['id', 'name', 'kind', 'config', 'secrets', 'template', 'enabled'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row) return null;
+      return {
+        id: Number(row.id),
+        name: row.name,
+        kind: row.kind as ChannelKind,
+        config: JSON.parse(row.config) as Record<string, unknown>,
+        sealedSecrets: row.secrets,
+        template: row.template
+          ? (JSON.parse(row.template) as MessageTemplate)
+          : { title: '', body: '' },
+        enabled: row.enabled === 1,
+      };
+    },
+
+    /** Deletes up to `limit` sent or failed deliveries created before `before`. */
+    async prune(before: number, limit: number): Promise<number> {
+      const res = await db
+        .deleteFrom('deliveries')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('deliveries')
+            .select('id')
+            .where('state', 'in', ['sent', 'failed'])
+            .where('created_at', '<', before)
+            .limit(limit),
+        )
+        .executeTakeFirst();
+      return Number(res.numDeletedRows);
+    },
+  };
+}
+
+export type DeliveriesRepository = ReturnType<typeof deliveriesRepository>;

@@ -1,0 +1,91 @@
+import { AlertRules, defaultAlertRules, type MonitorType } from '@pagewatch/contract';
+import type { Transaction } from 'kysely';
+import {
+  decideAlerts,
+  decodeAlertState,
+  encodeAlertState,
+} from '../../domain/alerting/index.js';
+import type { MonitorRecord, MonitorSettings } from '../../domain/monitor.js';
+import { monitorTarget } from '../../domain/monitor-types.js';
+import type { DB } from '../schema.js';
+import { enqueueMonitorAlerts } from './deliveries.js';
+import type { ResultWrite } from './results.js';
+
+/** The monitor columns the result write's update returns for alerting (no extra query). */
+export const alertColumns = [
+  'name',
+  'type',
+  'config',
+  'retries',
+  'alert_rules',
+  'alert_state',
+] as const;
+
+export interface AlertRow {
+  name: string;
+  type: string;
+  config: string;
+  retries: number;
+  alert_rules: string | null;
+  alert_state: string | null;
+}
+
+// Most monitors share a handful of rule sets: parse each JSON text once.
+const parsedRules = new Map<string, AlertRules>();
+function rulesOf(json: string | null): AlertRules {
+  if (json === null) return defaultAlertRules;
+  let rules = parsedRules.get(json);
+  if (!rules) {
+    if (parsedRules.size > 1000) parsedRules.clear();
+    rules = AlertRules.parse(JSON.parse(json));
+    parsedRules.set(json, rules);
+  }
+  return rules;
+}
+
+/**
+ * Alerting for one result write, inside its transaction: decides, stores the alert state when
+ * it changed and queues the events for the monitor's channels. Returns the rows queued.
+ */
+export async function followAlerts(
+  trx: Transaction<DB>,
+  w: ResultWrite,
+  row: AlertRow,
+): Promise<number> {
+  const { run } = w;
+  const { events, state } = decideAlerts({
+    rules: rulesOf(row.alert_rules),
+    state: decodeAlertState(row.alert_state),
+    facts: {
+      at: w.at,
+      monitor: () => ({
+        id: w.monitorId,
+        name: row.name,
+        type: row.type as MonitorType,
+        target: monitorTarget({
+          type: row.type,
+          settings: JSON.parse(row.config) as MonitorSettings,
+        } as MonitorRecord),
+      }),
+      status: w.status,
+      flip: w.flip,
+      outcome: run.outcome,
+      failures: w.failures,
+      retries: row.retries,
+      errorCode: run.errorCode,
+      errorMessage: run.errorMessage,
+      firstFailureAt: w.firstFailure?.at ?? null,
+      certExpiresAt: run.certExpiresAt,
+      maintenance: w.maintenance ?? false,
+    },
+  });
+  const encoded = encodeAlertState(state);
+  if (encoded !== row.alert_state) {
+    await trx
+      .updateTable('monitors')
+      .set({ alert_state: encoded })
+      .where('id', '=', w.monitorId)
+      .execute();
+  }
+  return events.length > 0 ? enqueueMonitorAlerts(trx, w.monitorId, events, w.at) : 0;
+}
