@@ -18,10 +18,13 @@ import { startRetention, type RetentionJob, type RetentionOptions } from './jobs
 import type { ServiceDeps } from './services/deps.js';
 import { MaintenanceIndex } from './services/maintenance/live-index.js';
 import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
+import { Dispatcher, type DispatcherOptions } from './notify/dispatcher.js';
 
 export interface Pagewatch {
   app: FastifyInstance;
   engine: Engine | null;
+  /** The outbox sender, in processes with the notifier role. */
+  dispatcher: Dispatcher | null;
   database: Database;
   hub: EventHub;
   /** Printed at start-up while no account exists; needed for setup from another machine. */
@@ -43,6 +46,8 @@ export interface ComposeOptions {
   pgSchema?: string;
   /** History kept and how it is pruned; SPEC §9 defaults. */
   retention?: Partial<RetentionOptions>;
+  /** Notifier tuning beyond the config (tests shorten the retry schedule and the poll). */
+  notifier?: Partial<DispatcherOptions>;
 }
 
 /** Wires config, storage, engine and HTTP app together; main.ts and tests both start here. */
@@ -103,6 +108,18 @@ export async function composePagewatch(
         options: checks,
       })
     : null;
+  const dispatcher = config.roles.includes('notifier')
+    ? new Dispatcher(
+        { deliveries: repos.deliveries, outbox: repos.outbox, secrets, clock, logger, metrics },
+        {
+          timeoutMs: config.notify.timeoutMs,
+          concurrency: config.notify.concurrency,
+          publicUrl: config.publicUrl?.replace(/\/+$/, '') ?? null,
+          blockPrivate: config.notify.blockPrivateTargets,
+          ...options.notifier,
+        },
+      )
+    : null;
   const setupToken = randomBase62(24);
   const services: ServiceDeps = {
     repos,
@@ -141,6 +158,7 @@ export async function composePagewatch(
   return {
     app,
     engine,
+    dispatcher,
     database,
     hub,
     setupToken,
@@ -152,6 +170,7 @@ export async function composePagewatch(
       // Windows are read before the first check, so no check runs unaware of one.
       if (engine) await maintenance.start();
       await engine?.start();
+      dispatcher?.start();
     },
     close: () =>
       (closing ??= (async () => {
@@ -160,6 +179,8 @@ export async function composePagewatch(
         await retention?.stop();
         await app.close();
         await engine?.stop();
+        // After the engine: the last results' alerts are queued, and sent if there is time.
+        await dispatcher?.stop();
         await browserPool?.close();
         await database.close();
       })()),

@@ -61,6 +61,18 @@ const EnvSchema = z.object({
     .string()
     .min(16, 'must be at least 16 characters (use a long random string)')
     .optional(),
+  PAGEWATCH_NOTIFY_TIMEOUT_S: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(120, 'must be at most 120')
+    .default(10),
+  PAGEWATCH_NOTIFY_CONCURRENCY: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1000, 'must be at most 1000')
+    .default(16),
   PAGEWATCH_TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .transform((v) => v === 'true' || v === '1')
@@ -98,11 +110,17 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Lets status-page visitors subscribe webhooks on private or loopback addresses (off). */
   readonly allowPrivateSubscriberWebhooks: boolean;
-  /** Outbound notification settings. */
-  readonly notify: {
-    /** Refuse loopback and private-range targets too (link-local is always refused). */
-    readonly blockPrivateTargets: boolean;
-  };
+  /** Outgoing notifications (the notifier role). */
+  readonly notify: NotifyConfig;
+}
+
+export interface NotifyConfig {
+  /** Refuse loopback and private-range targets too (link-local is always refused). */
+  readonly blockPrivateTargets: boolean;
+  /** Time limit of one delivery attempt. */
+  readonly timeoutMs: number;
+  /** Deliveries in flight at once, over all channels. */
+  readonly concurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
     allowPrivateSubscriberWebhooks: e.PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS ?? false,
     notify: Object.freeze({
       blockPrivateTargets: e.PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS ?? false,
+      timeoutMs: e.PAGEWATCH_NOTIFY_TIMEOUT_S * 1000,
+      concurrency: e.PAGEWATCH_NOTIFY_CONCURRENCY,
     }),
   });
 }

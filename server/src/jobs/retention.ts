@@ -31,6 +31,8 @@ export interface RetentionOptions {
   firstAfterMs: number;
   /** Browser screenshots kept per monitor (newest first); older ones keep only their measurements. */
   screenshotsKept: number;
+  /** Sent and failed deliveries are kept this long (the delivery log); undelivered ones always. */
+  deliveriesMs: number;
 }
 
 export const defaultRetentionOptions: RetentionOptions = {
@@ -41,6 +43,7 @@ export const defaultRetentionOptions: RetentionOptions = {
   everyMs: 10 * 60_000,
   firstAfterMs: 30_000,
   screenshotsKept: 50,
+  deliveriesMs: 30 * DAY_MS,
 };
 
 export interface RetentionReport {
@@ -115,6 +118,24 @@ export async function trimScreenshots(
   return trimmed;
 }
 
+/** Deletes sent and failed deliveries older than `deliveriesMs`, in bounded statements. */
+export async function pruneDeliveries(
+  repos: Repositories,
+  now: number,
+  options: Partial<RetentionOptions> = {},
+  stopped: () => boolean = () => false,
+): Promise<number> {
+  const o = { ...defaultRetentionOptions, ...options };
+  let deleted = 0;
+  for (;;) {
+    if (stopped()) return deleted;
+    const n = await repos.deliveries.prune(now - o.deliveriesMs, o.batchSize);
+    deleted += n;
+    await sleep(n > 0 ? o.pauseMs : 0);
+    if (n < o.batchSize) return deleted;
+  }
+}
+
 export interface RetentionJob {
   /** Stops the timers and waits for a pass in progress to reach its next statement. */
   stop(): Promise<void>;
@@ -135,9 +156,10 @@ export function startRetention(
     try {
       const deleted = await runRetention(repos, clock.now(), o, () => stopped);
       const screenshots = await trimScreenshots(repos, o, () => stopped);
+      const deliveries = await pruneDeliveries(repos, clock.now(), o, () => stopped);
       const ms = Date.now() - started;
-      if (deleted.raw + deleted.minute + deleted.hour + screenshots > 0) {
-        logger.info({ deleted, screenshots, ms }, 'retention: deleted expired history');
+      if (deleted.raw + deleted.minute + deleted.hour + screenshots + deliveries > 0) {
+        logger.info({ deleted, screenshots, deliveries, ms }, 'retention: deleted expired history');
       } else logger.debug({ ms }, 'retention: nothing expired');
     } catch (err) {
       logger.warn({ err }, 'retention pass failed; trying again at the next one');

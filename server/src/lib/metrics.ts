@@ -6,11 +6,18 @@ export interface Probes {
   scheduled(): number;
   inFlight(): number;
   writeQueue(): number;
+  /** Deliveries not yet sent (queued or retrying) as the notifier last saw them. */
+  pendingDeliveries(): number;
 }
 
 export function createMetrics() {
   const registry = new client.Registry();
-  const probes: Probes = { scheduled: () => 0, inFlight: () => 0, writeQueue: () => 0 };
+  const probes: Probes = {
+    scheduled: () => 0,
+    inFlight: () => 0,
+    writeQueue: () => 0,
+    pendingDeliveries: () => 0,
+  };
   client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
   const lateness = new client.Histogram({
     name: 'pagewatch_check_start_lateness_seconds',
@@ -67,7 +74,50 @@ export function createMetrics() {
       this.set(probes.writeQueue());
     },
   });
-  return { registry, lateness, latenessSummary, checks, discarded, writesDropped, probes };
+  return {
+    registry,
+    lateness,
+    latenessSummary,
+    checks,
+    discarded,
+    writesDropped,
+    probes,
+    ...notificationMetrics(registry, probes),
+  };
+}
+
+function notificationMetrics(registry: client.Registry, probes: Probes) {
+  const labelNames = ['channel', 'event'] as const;
+  const counter = (name: string, help: string) =>
+    new client.Counter({ name, help, labelNames, registers: [registry] });
+  new client.Gauge({
+    name: 'pagewatch_notifications_pending',
+    help: 'Deliveries queued or waiting for a retry',
+    registers: [registry],
+    collect() {
+      this.set(probes.pendingDeliveries());
+    },
+  });
+  return {
+    notificationsSent: counter(
+      'pagewatch_notifications_sent_total',
+      'Deliveries sent, by channel kind and event kind',
+    ),
+    notificationsFailed: counter(
+      'pagewatch_notifications_failed_total',
+      'Deliveries given up on (permanent error or attempts used up), by channel and event kind',
+    ),
+    notificationsRetried: counter(
+      'pagewatch_notifications_retried_total',
+      'Delivery attempts that failed and will be retried, by channel and event kind',
+    ),
+    notificationDelay: new client.Histogram({
+      name: 'pagewatch_notification_delay_seconds',
+      help: 'From the alert being queued to its successful delivery',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200],
+      registers: [registry],
+    }),
+  };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -57,6 +57,15 @@ describe('configuration (SPEC §9)', () => {
     });
   });
 
+  it('sends notifications with a 10 s limit, 16 at a time, unless told otherwise', () => {
+    expect(loadConfig({}).notify).toMatchObject({ timeoutMs: 10_000, concurrency: 16 });
+    const c = loadConfig({ PAGEWATCH_NOTIFY_TIMEOUT_S: '30', PAGEWATCH_NOTIFY_CONCURRENCY: '4' });
+    expect(c.notify).toMatchObject({ timeoutMs: 30_000, concurrency: 4 });
+    expect(problems({ PAGEWATCH_NOTIFY_TIMEOUT_S: '0' })).toEqual([
+      'PAGEWATCH_NOTIFY_TIMEOUT_S="0" must be at least 1',
+    ]);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PAGEWATCH_PORT: '' }).port).toBe(3000);
   });

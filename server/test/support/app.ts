@@ -70,7 +70,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     trustProxy: false,
     // Test peers listen on loopback.
     allowPrivateSubscriberWebhooks: true,
-    notify: { blockPrivateTargets: false },
+    notify: { blockPrivateTargets: false, timeoutMs: 5000, concurrency: 16 },
     ...options.config,
   };
   const pgSchema = t.target.kind === 'postgres' ? t.target.schema : undefined;

@@ -7,3 +7,4 @@ export {
   type AlertState,
 } from './state.js';
 export { incidentAlert, type IncidentAlertKind } from './incident.js';
+export { retryDelayMs, streamHeads, type DeliveryPolicy } from './delivery-plan.js';

@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { deliveryPolicy, type ChannelKind } from '@pagewatch/contract';
+import type { ClaimedDelivery, DeliveriesRepository } from '../db/repositories/deliveries.js';
+import { retryDelayMs, streamHeads, type DeliveryPolicy } from '../domain/alerting/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { SecretBox } from '../lib/crypto.js';
+import type { Logger } from '../lib/logger.js';
+import type { Metrics } from '../lib/metrics.js';
+import type { OutboxSignal } from '../lib/outbox-signal.js';
+import { attemptDelivery, type AttemptOutcome } from './attempt.js';
+import type { Channel } from './channel.js';
+import { channelRegistry } from './channels/registry.js';
+
+export interface DispatcherOptions {
+  /** Time limit of one attempt. */
+  timeoutMs: number;
+  /** Attempts in flight at once, over all channels. */
+  concurrency: number;
+  /** Attempts in flight at once to one channel. */
+  perChannel: number;
+  /** How often the outbox is read for rows other processes queued (or retries fell due). */
+  pollMs: number;
+  publicUrl: string | null;
+  blockPrivate?: boolean | undefined;
+  policy: DeliveryPolicy;
+  /** A claim lasts the timeout plus this, so a crashed worker's rows are taken over soon. */
+  leaseMarginMs: number;
+  /** Undelivered rows read per pass, oldest first. */
+  scanLimit: number;
+}
+
+export const defaultDispatcherOptions: DispatcherOptions = {
+  timeoutMs: 10_000,
+  concurrency: 16,
+  perChannel: 4,
+  pollMs: 1000,
+  publicUrl: null,
+  policy: deliveryPolicy,
+  leaseMarginMs: 5000,
+  scanLimit: 5000,
+};
+
+export interface DispatcherDeps {
+  deliveries: DeliveriesRepository;
+  outbox: OutboxSignal;
+  secrets: SecretBox;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  /** Channel implementations by kind; the registry by default. */
+  channels?: Partial<Record<ChannelKind, Channel>>;
+}
+
+/**
+ * The notifier: sends the outbox at least once, in order per (channel, order key). Rows are
+ * claimed with a compare-and-set lease, so any number of dispatchers share one database
+ * without sending a delivery twice at the same time, and a crashed one's claims expire.
+ */
+export class Dispatcher {
+  readonly workerId = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly options: DispatcherOptions;
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly perChannel = new Map<number, number>();
+  private scanning: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe = () => {};
+  private pendingSeen = 0;
+
+  constructor(
+    private readonly deps: DispatcherDeps,
+    options: Partial<DispatcherOptions> = {},
+  ) {
+    this.options = { ...defaultDispatcherOptions, ...options };
+    deps.metrics.probes.pendingDeliveries = () => this.pendingSeen;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.unsubscribe = this.deps.outbox.subscribe(() => this.wake());
+    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.wake();
+  }
+
+  /** Stops claiming; attempts in flight end (they are bounded by the timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.scanning;
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** Reads the outbox now (coalesced: one pass at a time, one more if woken meanwhile). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.scanning) {
+      this.again = true;
+      return;
+    }
+    this.scanning = this.pass()
+      .catch((err: unknown) => this.deps.logger.error({ err }, 'notifier: outbox pass failed'))
+      .finally(() => {
+        this.scanning = null;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async pass(): Promise<void> {
+    const o = this.options;
+    if (this.inFlight.size >= o.concurrency) return;
+    const pending = await this.deps.deliveries.pending(o.scanLimit);
+    this.pendingSeen = pending.length;
+    const now = this.deps.clock.now();
+    for (const head of streamHeads(pending)) {
+      if (this.stopped || this.inFlight.size >= o.concurrency) return;
+      if (this.inFlight.has(head.id) || head.nextAttemptAt > now) continue;
+      if (head.leaseUntil !== null && head.leaseUntil >= now) continue;
+      if ((this.perChannel.get(head.channelId) ?? 0) >= o.perChannel) continue;
+      const lease = now + o.timeoutMs + o.leaseMarginMs;
+      const claimed = await this.deps.deliveries.claim(head.id, this.workerId, now, lease);
+      if (claimed) this.launch(claimed);
+    }
+  }
+
+  private launch(d: ClaimedDelivery): void {
+    this.perChannel.set(d.channelId, (this.perChannel.get(d.channelId) ?? 0) + 1);
+    const done = this.deliver(d)
+      .catch((err: unknown) =>
+        this.deps.logger.error({ err, deliveryId: d.id }, 'notifier: delivery bookkeeping failed'),
+      )
+      .finally(() => {
+        this.inFlight.delete(d.id);
+        const n = (this.perChannel.get(d.channelId) ?? 1) - 1;
+        if (n > 0) this.perChannel.set(d.channelId, n);
+        else this.perChannel.delete(d.channelId);
+        // The stream's next row (and this channel's waiting ones) may go now.
+        this.wake();
+      });
+    this.inFlight.set(d.id, done);
+  }
+
+  private async deliver(d: ClaimedDelivery): Promise<void> {
+    const { deliveries, clock, secrets, metrics } = this.deps;
+    const o = this.options;
+    const channel = await deliveries.channel(d.channelId);
+    const outcome = await attemptDelivery(
+      channel,
+      d.event,
+      this.deps.channels ?? channelRegistry,
+      secrets,
+      {
+        publicUrl: o.publicUrl,
+        timeoutMs: o.timeoutMs,
+        deliveryId: d.id,
+        blockPrivate: o.blockPrivate,
+      },
+    );
+    const labels = { channel: channel?.kind ?? 'unknown', event: d.event.kind };
+    const attempts = d.attempts + 1;
+    const now = clock.now();
+    if (outcome.kind === 'sent') {
+      await deliveries.markSent(d.id, this.workerId, attempts, now);
+      metrics.notificationsSent.inc(labels);
+      metrics.notificationDelay.observe(Math.max(0, now - d.createdAt) / 1000);
+      return;
+    }
+    if (outcome.kind === 'retry' && attempts < o.policy.attempts) {
+      const next = now + retryDelayMs(attempts, o.policy, outcome.retryAfterMs);
+      await deliveries.markRetry(d.id, this.workerId, attempts, next, outcome.error);
+      metrics.notificationsRetried.inc(labels);
+      this.log(d, outcome, attempts, 'will retry');
+      return;
+    }
+    await deliveries.markFailed(d.id, this.workerId, attempts, outcome.error);
+    metrics.notificationsFailed.inc(labels);
+    this.log(d, outcome, attempts, 'gave up');
+  }
+
+  private log(d: ClaimedDelivery, outcome: AttemptOutcome, attempts: number, what: string) {
+    const error = outcome.kind === 'sent' ? null : outcome.error;
+    this.deps.logger.warn(
+      { deliveryId: d.id, channelId: d.channelId, event: d.event.kind, attempts, error },
+      `notifier: delivery failed; ${what}`,
+    );
+  }
+}
