@@ -82,3 +82,42 @@ export async function outbox(database: Database): Promise<DeliveryRow[]> {
     lastError: r.last_error,
   }));
 }
+
+/** Puts an event straight into the outbox for one channel (the dispatcher's input). */
+export async function queueDelivery(
+  database: Database,
+  channelId: number,
+  orderKey: string,
+  kind: AlertEvent['kind'],
+  now: number,
+): Promise<number> {
+  const event: AlertEvent = {
+    kind,
+    at: new Date(now).toISOString(),
+    monitor: null,
+    status: null,
+    previousStatus: null,
+    cause: null,
+    outageMs: null,
+    downChecks: null,
+    certificate: null,
+    incident: null,
+  };
+  const row = await database.db
+    .insertInto('deliveries')
+    .values({
+      channel_id: channelId,
+      subscriber_id: null,
+      monitor_id: null,
+      order_key: orderKey,
+      event_kind: kind,
+      payload: JSON.stringify(event),
+      state: 'queued',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
