@@ -16,6 +16,8 @@ const benches = [
   'auth',
   'history',
   'browser-checks',
+  'alerts-1000-down',
+  'alert-crash',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
