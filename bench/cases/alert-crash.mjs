@@ -40,9 +40,18 @@ async function seed(dataDir, site, hook) {
   const channel = insertWebhook(raw, hook);
   const now = Date.now();
   for (let i = 0; i < ALERTS; i++) {
-    const input = HttpMonitorInput.parse({ type: 'http', name: `crash ${i}`, url: site, retries: 0, interval: 10, timeout: 2 });
+    const input = HttpMonitorInput.parse({
+      type: 'http',
+      name: `crash ${i}`,
+      url: site,
+      retries: 0,
+      interval: 10,
+      timeout: 2,
+    });
     const m = await repos.monitors.insert(input, now);
-    raw.prepare('insert into monitor_channels (monitor_id, channel_id) values (?, ?)').run(m.id, channel);
+    raw
+      .prepare('insert into monitor_channels (monitor_id, channel_id) values (?, ?)')
+      .run(m.id, channel);
     let state = initialState;
     for (const [k, outcome] of ['up', 'down'].entries()) {
       const at = now - 60_000 + k * 1000;
@@ -50,7 +59,16 @@ async function seed(dataDir, site, hook) {
       const t = applyOutcome(state, outcome, 0, { at, code: r.errorCode, message: r.errorMessage });
       state = t.next;
       await repos.results.writeBatch([
-        { monitorId: m.id, at, run: r, status: state.status, failures: state.failures, recent: [], flip: t.flip, firstFailure: state.firstFailure ?? null },
+        {
+          monitorId: m.id,
+          at,
+          run: r,
+          status: state.status,
+          failures: state.failures,
+          recent: [],
+          flip: t.flip,
+          firstFailure: state.firstFailure ?? null,
+        },
       ]);
     }
   }
@@ -61,7 +79,9 @@ async function seed(dataDir, site, hook) {
 function undelivered(dataDir) {
   const db = openDataDb(dataDir);
   try {
-    return db.prepare(`select count(*) as n from deliveries where state in ('queued','retrying')`).get().n;
+    return db
+      .prepare(`select count(*) as n from deliveries where state in ('queued','retrying')`)
+      .get().n;
   } finally {
     db.close();
   }
@@ -76,9 +96,22 @@ async function until(pred, timeoutMs, what) {
 }
 
 await runBench(NAME, async () => {
-  console.log(`${NAME}: ${RUNS} runs × ${ALERTS} queued alerts, webhook answering in ${HOOK_DELAY_MS} ms`);
+  console.log(
+    `${NAME}: ${RUNS} runs × ${ALERTS} queued alerts, webhook answering in ${HOOK_DELAY_MS} ms`,
+  );
   const env = printEnvironment();
-  const rows = [['run', 'killed after', 'received before kill', 'undelivered at kill', 'received', 'lost', 'duplicates', 'drain after restart']];
+  const rows = [
+    [
+      'run',
+      'killed after',
+      'received before kill',
+      'undelivered at kill',
+      'received',
+      'lost',
+      'duplicates',
+      'drain after restart',
+    ],
+  ];
   const totals = { runs: 0, expected: 0, lost: 0, duplicates: 0 };
   const drains = [];
   for (let i = 1; i <= RUNS; i++) {
@@ -109,14 +142,33 @@ await runBench(NAME, async () => {
     totals.lost += lost;
     totals.duplicates += duplicates;
     drains.push(drainMs);
-    rows.push([i, `${Math.round(wait)} ms`, before, atKill, downs.length, lost, duplicates, `${drainMs} ms`]);
+    rows.push([
+      i,
+      `${Math.round(wait)} ms`,
+      before,
+      atKill,
+      downs.length,
+      lost,
+      duplicates,
+      `${drainMs} ms`,
+    ]);
     console.log(`  run ${i}: ${downs.length} received, ${lost} lost, ${duplicates} duplicates`);
   }
   printTable('runs', rows);
   printTable('total', [
     ['runs', 'alerts expected', 'lost', 'duplicates', 'drain p50 / max'],
-    [totals.runs, totals.expected, totals.lost, totals.duplicates, `${summarize(drains).p50} / ${summarize(drains).max} ms`],
+    [
+      totals.runs,
+      totals.expected,
+      totals.lost,
+      totals.duplicates,
+      `${summarize(drains).p50} / ${summarize(drains).max} ms`,
+    ],
   ]);
-  writeResult(NAME, { ...totals, alertsPerRun: ALERTS, hookDelayMs: HOOK_DELAY_MS, drainMs: summarize(drains) }, env);
+  writeResult(
+    NAME,
+    { ...totals, alertsPerRun: ALERTS, hookDelayMs: HOOK_DELAY_MS, drainMs: summarize(drains) },
+    env,
+  );
   if (totals.lost > 0) throw new Error(`${totals.lost} alerts lost`);
 });

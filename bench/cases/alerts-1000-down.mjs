@@ -4,6 +4,7 @@
 // peak RSS and the notifier's CPU per alert: the same burst is first run with no channel
 // linked (checks, writes and alert decisions only) and the difference is the delivery work.
 import http from 'node:http';
+import { setInterval, clearInterval } from 'node:timers';
 import {
   createMonitors,
   freePort,
@@ -27,7 +28,13 @@ import {
   verdict,
   writeResult,
 } from '../lib/stats.mjs';
-import { insertWebhook, linkAll, openDataDb, outboxCounts, startAlertPeer } from '../lib/alerts.mjs';
+import {
+  insertWebhook,
+  linkAll,
+  openDataDb,
+  outboxCounts,
+  startAlertPeer,
+} from '../lib/alerts.mjs';
 
 const NAME = 'alerts-1000-down';
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 1000);
@@ -39,7 +46,10 @@ async function checkAll(port, ids) {
   const worker = async () => {
     while (next < ids.length) {
       const id = ids[next++];
-      const res = await request(port, `/api/v1/monitors/${id}/check-now`, { method: 'POST', agent });
+      const res = await request(port, `/api/v1/monitors/${id}/check-now`, {
+        method: 'POST',
+        agent,
+      });
       if (res.status >= 300) throw new Error(`check-now ${id} → ${res.status}: ${res.body}`);
     }
   };
@@ -69,7 +79,11 @@ await runBench(NAME, async () => {
   const server = spawnServer({ dataDir, port });
   await waitHealthy(port, server);
   const pid = server.pid;
-  await createMonitors(port, MONITORS, (i) => peer.site(i), { interval: 3600, timeout: 5, parallel: 8 });
+  await createMonitors(port, MONITORS, (i) => peer.site(i), {
+    interval: 3600,
+    timeout: 5,
+    parallel: 8,
+  });
   const ids = (await waitStatus(port, 'up', MONITORS)).items.map((m) => m.id);
   const db = openDataDb(dataDir);
   const channel = insertWebhook(db, peer.hook);
@@ -118,9 +132,15 @@ await runBench(NAME, async () => {
     ['alerts received / distinct monitors', `${downs.length} / ${unique.size}`],
     ['outbox rows by state', JSON.stringify(outbox)],
     ['flips spread (first → last DOWN)', ms(lastFlip - firstFlip, 0)],
-    ['first flip → all received', `${ms(allMs, 0)} (${verdict(allMs <= TARGET_MS && unique.size === MONITORS)} ≤ 10 s)`],
+    [
+      'first flip → all received',
+      `${ms(allMs, 0)} (${verdict(allMs <= TARGET_MS && unique.size === MONITORS)} ≤ 10 s)`,
+    ],
     ['switch → all received (incl. check-now calls)', ms(lastAt - switchedAt, 0)],
-    ['flip → receipt p50 / p99 / max', `${ms(delays.p50, 0)} / ${ms(delays.p99, 0)} / ${ms(delays.max, 0)}`],
+    [
+      'flip → receipt p50 / p99 / max',
+      `${ms(delays.p50, 0)} / ${ms(delays.p99, 0)} / ${ms(delays.max, 0)}`,
+    ],
     ['peak RSS during the burst', mb(peakRss)],
     ['server CPU per alert, burst with the webhook', ms(perAlertMs, 2)],
     ['server CPU per monitor, same burst without a channel', ms(controlPerMonitorMs, 2)],
@@ -147,5 +167,6 @@ await runBench(NAME, async () => {
     },
     env,
   );
-  if (unique.size !== MONITORS) throw new Error(`only ${unique.size} of ${MONITORS} monitors alerted`);
+  if (unique.size !== MONITORS)
+    throw new Error(`only ${unique.size} of ${MONITORS} monitors alerted`);
 });

@@ -5,6 +5,7 @@
 //   POST /hook         a webhook receiver: records receipt time, event kind, monitor and `at`
 //   GET /__alerts      { received: [[receivedAtMs, kind, monitorId, eventAtIso, deliveryTag]…] }
 // BENCH_HOOK_DELAY_MS holds each webhook answer that long (a slow receiver).
+import { Buffer } from 'node:buffer';
 import http from 'node:http';
 
 const delayMs = Number(process.env.BENCH_HOOK_DELAY_MS ?? 0);

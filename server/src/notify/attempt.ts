@@ -54,7 +54,10 @@ export async function attemptDelivery(
   try {
     secrets = openSecrets(channel, box);
   } catch {
-    return { kind: 'failed', error: 'The channel secrets cannot be opened (instance key changed?)' };
+    return {
+      kind: 'failed',
+      error: 'The channel secrets cannot be opened (instance key changed?)',
+    };
   }
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { deliveryPolicy, type ChannelKind } from '@pagewatch/contract';
-import type { ClaimedDelivery, DeliveriesRepository } from '../db/repositories/deliveries.js';
+import type {
+  ClaimedDelivery,
+  DeliveriesRepository,
+  PendingDelivery,
+  StoredChannel,
+} from '../db/repositories/deliveries.js';
 import { retryDelayMs, streamHeads, type DeliveryPolicy } from '../domain/alerting/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/crypto.js';
@@ -64,6 +69,11 @@ export class Dispatcher {
   private readonly perChannel = new Map<number, number>();
   private scanning: Promise<void> | null = null;
   private again = false;
+  /** Stream heads from the last read not tried yet; the outbox is read again when it runs out. */
+  private candidates: PendingDelivery[] = [];
+  private reread = true;
+  /** Channels as read within the last second: a burst to one channel reads it once. */
+  private readonly channels = new Map<number, { at: number; row: Promise<StoredChannel | null> }>();
   private stopped = true;
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe = () => {};
@@ -97,6 +107,11 @@ export class Dispatcher {
 
   /** Reads the outbox now (coalesced: one pass at a time, one more if woken meanwhile). */
   wake(): void {
+    this.reread = true;
+    this.run();
+  }
+
+  private run(): void {
     if (this.stopped) return;
     if (this.scanning) {
       this.again = true;
@@ -108,7 +123,7 @@ export class Dispatcher {
         this.scanning = null;
         if (this.again) {
           this.again = false;
-          this.wake();
+          this.run();
         }
       });
   }
@@ -116,18 +131,38 @@ export class Dispatcher {
   private async pass(): Promise<void> {
     const o = this.options;
     if (this.inFlight.size >= o.concurrency) return;
-    const pending = await this.deps.deliveries.pending(o.scanLimit);
-    this.pendingSeen = pending.length;
+    if (this.reread || this.candidates.length === 0) {
+      this.reread = false;
+      const pending = await this.deps.deliveries.pending(o.scanLimit);
+      this.pendingSeen = pending.length;
+      this.candidates = streamHeads(pending);
+    }
     const now = this.deps.clock.now();
-    for (const head of streamHeads(pending)) {
-      if (this.stopped || this.inFlight.size >= o.concurrency) return;
+    const kept: PendingDelivery[] = [];
+    for (const head of this.candidates) {
+      const channelFull = (this.perChannel.get(head.channelId) ?? 0) >= o.perChannel;
+      if (this.stopped || this.inFlight.size >= o.concurrency || channelFull) {
+        kept.push(head);
+        continue;
+      }
+      // Not due, or someone else's: a later read sees it again when it may go.
       if (this.inFlight.has(head.id) || head.nextAttemptAt > now) continue;
       if (head.leaseUntil !== null && head.leaseUntil >= now) continue;
-      if ((this.perChannel.get(head.channelId) ?? 0) >= o.perChannel) continue;
       const lease = now + o.timeoutMs + o.leaseMarginMs;
       const claimed = await this.deps.deliveries.claim(head.id, this.workerId, now, lease);
       if (claimed) this.launch(claimed);
     }
+    this.candidates = kept;
+  }
+
+  private channel(id: number): Promise<StoredChannel | null> {
+    const now = Date.now();
+    const cached = this.channels.get(id);
+    if (cached && now - cached.at < 1000) return cached.row;
+    if (this.channels.size > 1000) this.channels.clear();
+    const row = this.deps.deliveries.channel(id);
+    this.channels.set(id, { at: now, row });
+    return row;
   }
 
   private launch(d: ClaimedDelivery): void {
@@ -141,8 +176,8 @@ export class Dispatcher {
         const n = (this.perChannel.get(d.channelId) ?? 1) - 1;
         if (n > 0) this.perChannel.set(d.channelId, n);
         else this.perChannel.delete(d.channelId);
-        // The stream's next row (and this channel's waiting ones) may go now.
-        this.wake();
+        // This channel's waiting heads may go now (the stream's next row at the next read).
+        this.run();
       });
     this.inFlight.set(d.id, done);
   }
@@ -150,7 +185,7 @@ export class Dispatcher {
   private async deliver(d: ClaimedDelivery): Promise<void> {
     const { deliveries, clock, secrets, metrics } = this.deps;
     const o = this.options;
-    const channel = await deliveries.channel(d.channelId);
+    const channel = await this.channel(d.channelId);
     const outcome = await attemptDelivery(
       channel,
       d.event,

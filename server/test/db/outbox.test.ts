@@ -60,7 +60,11 @@ describe.each(engines)('the alert outbox on %s', (engine) => {
     expect(rows[0]!.event).toMatchObject({
       monitor: { id: m.id, type: 'http', target: expect.stringContaining('http://127.0.0.1:9/') },
       status: 'down',
-      cause: { code: 'connect_refused', phase: 'connect', since: new Date(T0 + 60_000).toISOString() },
+      cause: {
+        code: 'connect_refused',
+        phase: 'connect',
+        since: new Date(T0 + 60_000).toISOString(),
+      },
     });
     expect(rows[0]!.nextAttemptAt).toBe(T0 + 120_000);
     expect(signals).toBe(1);

@@ -118,7 +118,9 @@ describe.each(engines)('the notifier on %s', (engine) => {
         expect(row.state).toBe('retrying');
         waits.push(row.nextAttemptAt! - clock.now());
         // Not due a millisecond early: the claim refuses it.
-        expect(await repos.deliveries.claim(id, 'test', row.nextAttemptAt! - 1, clock.now())).toBeNull();
+        expect(
+          await repos.deliveries.claim(id, 'test', row.nextAttemptAt! - 1, clock.now()),
+        ).toBeNull();
         clock.advance(row.nextAttemptAt! - clock.now());
       }
     }
@@ -176,7 +178,8 @@ describe.each(engines)('the notifier on %s', (engine) => {
 
   it('sends at most perChannel deliveries to one channel at a time', async () => {
     const now = Date.now();
-    for (let i = 0; i < 12; i++) await queueDelivery(database, channel, `m:${100 + i}`, 'monitor.down', now);
+    for (let i = 0; i < 12; i++)
+      await queueDelivery(database, channel, `m:${100 + i}`, 'monitor.down', now);
     receiver.setDelay(40);
     dispatcher(undefined, { perChannel: 3 });
     await receiver.waitFor((got) => got.length === 12);

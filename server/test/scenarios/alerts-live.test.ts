@@ -39,7 +39,9 @@ describe.each(engines)('alerts from live checks on %s', (engine) => {
     });
     const id = Monitor.parse(created.body).id;
     await linkChannel(t.database, id, hook);
-    await expect.poll(async () => (await t.inject(`/api/v1/monitors/${id}`)).json().status).toBe('up');
+    await expect
+      .poll(async () => (await t.inject(`/api/v1/monitors/${id}`)).json().status)
+      .toBe('up');
 
     target.setMode('down');
     await post(t, `/api/v1/monitors/${id}/check-now`);

@@ -8,7 +8,12 @@ import { checkRun, downRun } from './factories.js';
  * Feeds check outcomes for one monitor through the status machine and the result writer, as
  * the scheduler does, one minute apart from `start`.
  */
-export function resultDriver(repos: Repositories, monitorId: number, retries: number, start: number) {
+export function resultDriver(
+  repos: Repositories,
+  monitorId: number,
+  retries: number,
+  start: number,
+) {
   let state: MonitorState = initialState;
   let at = start;
   function next(outcome: CheckOutcome, o: { maintenance?: boolean } = {}): ResultWrite {

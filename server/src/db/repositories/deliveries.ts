@@ -157,20 +157,16 @@ export function deliveriesRepository(db: Kysely<DB>) {
       now: number,
       leaseUntil: number,
     ): Promise<ClaimedDelivery | null> {
-      const res = await db
+      const row = await db
         .updateTable('deliveries')
         .set({ leased_by: worker, lease_until: leaseUntil })
         .where('id', '=', id)
         .where('state', 'in', undelivered)
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .returning(['id', 'channel_id', 'payload', 'attempts', 'created_at'])
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return null;
-      const row = await db
-        .selectFrom('deliveries')
-        .select(['id', 'channel_id', 'payload', 'attempts', 'created_at'])
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      if (!row) return null;
       return {
         id: Number(row.id),
         channelId: Number(row.channel_id),
@@ -213,7 +209,13 @@ export function deliveriesRepository(db: Kysely<DB>) {
     async markFailed(id: number, worker: string, attempts: number, error: string): Promise<void> {
       await db
         .updateTable('deliveries')
-        .set({ state: 'failed', attempts, next_attempt_at: null, lease_until: null, last_error: error })
+        .set({
+          state: 'failed',
+          attempts,
+          next_attempt_at: null,
+          lease_until: null,
+          last_error: error,
+        })
         .where('id', '=', id)
         .where('leased_by', '=', worker)
         .execute();

@@ -447,7 +447,10 @@ export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
         if (Number(res.numUpdatedRows) === 0) return { value: null, queued: 0 };
         await insertUpdate(trx, id, now, update, false);
         const incident = (await load(trx, id))!;
-        return { value: incident, queued: await queueAlert(trx, incident, alert, update.message, now) };
+        return {
+          value: incident,
+          queued: await queueAlert(trx, incident, alert, update.message, now),
+        };
       });
     },
 

@@ -1,10 +1,6 @@
 import { AlertRules, defaultAlertRules, type MonitorType } from '@pagewatch/contract';
 import type { Transaction } from 'kysely';
-import {
-  decideAlerts,
-  decodeAlertState,
-  encodeAlertState,
-} from '../../domain/alerting/index.js';
+import { decideAlerts, decodeAlertState, encodeAlertState } from '../../domain/alerting/index.js';
 import type { MonitorRecord, MonitorSettings } from '../../domain/monitor.js';
 import { monitorTarget } from '../../domain/monitor-types.js';
 import type { DB } from '../schema.js';
