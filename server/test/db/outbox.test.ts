@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { repositories, type Repositories } from '../../src/db/repositories/index.js';
+import { pruneDeliveries } from '../../src/jobs/retention.js';
 import { engines, testTarget, type TestTarget } from '../support/engines.js';
 import { monitorInput } from '../support/factories.js';
-import { insertChannel, linkChannel, outbox } from '../support/outbox.js';
+import { insertChannel, linkChannel, outbox, queueDelivery } from '../support/outbox.js';
 import { resultDriver } from '../support/result-driver.js';
 
 const T0 = Date.UTC(2030, 2, 1, 12, 0, 0);
@@ -126,5 +127,25 @@ describe.each(engines)('the alert outbox on %s', (engine) => {
       .where('id', '=', m.id)
       .executeTakeFirstOrThrow();
     expect(row.alert_state).toBeNull();
+  });
+
+  it('retention deletes sent and failed deliveries after 30 days and keeps undelivered ones', async () => {
+    const DAY = 86_400_000;
+    const now = T0 + 100 * DAY;
+    const old = now - 31 * DAY;
+    const ids = {
+      oldSent: await queueDelivery(database, pager, 'r:1', 'monitor.down', old),
+      oldFailed: await queueDelivery(database, pager, 'r:2', 'monitor.down', old),
+      oldQueued: await queueDelivery(database, pager, 'r:3', 'monitor.down', old),
+      recentSent: await queueDelivery(database, pager, 'r:4', 'monitor.down', now - DAY),
+    };
+    const set = (id: number, state: string) =>
+      database.db.updateTable('deliveries').set({ state }).where('id', '=', id).execute();
+    await set(ids.oldSent, 'sent');
+    await set(ids.oldFailed, 'failed');
+    await set(ids.recentSent, 'sent');
+    expect(await pruneDeliveries(repos, now, { pauseMs: 0, batchSize: 1 })).toBe(2);
+    const left = (await outbox(database)).filter((d) => d.orderKey.startsWith('r:'));
+    expect(left.map((d) => d.id)).toEqual([ids.oldQueued, ids.recentSent]);
   });
 });
