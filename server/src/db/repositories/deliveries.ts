@@ -1,5 +1,6 @@
-import type { AlertEvent, ChannelKind, MessageTemplate } from '@pagewatch/contract';
+import type { AlertEvent, ChannelKind, Incident, MessageTemplate } from '@pagewatch/contract';
 import type { Kysely, Transaction } from 'kysely';
+import { incidentAlert, type IncidentAlertKind } from '../../domain/alerting/index.js';
 import type { DB } from '../schema.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -82,17 +83,22 @@ export async function enqueueMonitorAlerts(
   return queued;
 }
 
-/** Queues an incident event for its monitors' channels, or the default channels when it names none. */
+/**
+ * Queues a change people made to an incident, in its transaction: for the channels of its
+ * monitors, or the default channels when it names none.
+ */
 export async function enqueueIncidentAlert(
   trx: Transaction<DB>,
-  incidentId: number,
-  monitorIds: readonly number[],
-  event: AlertEvent,
+  incident: Incident,
+  kind: IncidentAlertKind,
+  message: string,
   now: number,
 ): Promise<number> {
+  const monitorIds = incident.monitors.map((m) => m.id);
   const channels =
     monitorIds.length > 0 ? await channelsOfMonitors(trx, monitorIds) : await defaultChannels(trx);
-  return insertFor(trx, channels, { event, orderKey: `i:${incidentId}`, monitorId: null }, now);
+  const event = incidentAlert(incident, kind, message, now);
+  return insertFor(trx, channels, { event, orderKey: `i:${incident.id}`, monitorId: null }, now);
 }
 
 /** A pending row as the dispatcher plans with it (the payload is read once claimed). */

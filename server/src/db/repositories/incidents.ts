@@ -16,7 +16,7 @@ import {
   type FailureCause,
   type IncidentLifecycle,
 } from '../../domain/incidents.js';
-import { incidentAlert, type IncidentAlertKind } from '../../domain/alerting/index.js';
+import type { IncidentAlertKind } from '../../domain/alerting/index.js';
 import type { OutboxSignal } from '../../lib/outbox-signal.js';
 import { iso, isoOrNull } from '../codecs.js';
 import type { DB, IncidentUpdatesTable, IncidentsTable } from '../schema.js';
@@ -287,19 +287,6 @@ export async function resolveAutoIncident(
   return last;
 }
 
-/** Queues the alert of a change people made, in its transaction. */
-async function queueAlert(
-  trx: Transaction<DB>,
-  incident: Incident,
-  kind: IncidentAlertKind,
-  message: string,
-  now: number,
-): Promise<number> {
-  const event = incidentAlert(incident, kind, message, now);
-  const monitorIds = incident.monitors.map((m) => m.id);
-  return enqueueIncidentAlert(trx, incident.id, monitorIds, event, now);
-}
-
 export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
   /** Runs a change and its alert in one transaction; rings the outbox once it committed. */
   async function withAlert<T>(
@@ -335,7 +322,13 @@ export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
         await setMonitors(trx, id, input.monitorIds);
         await insertUpdate(trx, id, now, input, false);
         const incident = (await load(trx, id))!;
-        const queued = await queueAlert(trx, incident, 'incident.created', input.message, now);
+        const queued = await enqueueIncidentAlert(
+          trx,
+          incident,
+          'incident.created',
+          input.message,
+          now,
+        );
         return { value: incident, queued };
       });
     },
@@ -449,7 +442,7 @@ export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
         const incident = (await load(trx, id))!;
         return {
           value: incident,
-          queued: await queueAlert(trx, incident, alert, update.message, now),
+          queued: await enqueueIncidentAlert(trx, incident, alert, update.message, now),
         };
       });
     },
