@@ -148,4 +148,15 @@ describe.each(engines)('the alert outbox on %s', (engine) => {
     const left = (await outbox(database)).filter((d) => d.orderKey.startsWith('r:'));
     expect(left.map((d) => d.id)).toEqual([ids.oldQueued, ids.recentSent]);
   });
+
+  it('falls back to the default rules when a monitor’s stored rules are unreadable', async () => {
+    const m = await monitorWith([hook], null, 0);
+    await database.db
+      .updateTable('monitors')
+      .set({ alert_rules: '{"afterChecks": "soon"', alert_state: 'not json' })
+      .where('id', '=', m.id)
+      .execute();
+    await m.drive.run('up', 'down');
+    expect((await m.rows()).map((r) => r.kind)).toEqual(['monitor.down']);
+  });
 });

@@ -26,6 +26,14 @@ export interface AlertRow {
   alert_state: string | null;
 }
 
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 // Most monitors share a handful of rule sets: parse each JSON text once.
 const parsedRules = new Map<string, AlertRules>();
 function rulesOf(json: string | null): AlertRules {
@@ -33,7 +41,9 @@ function rulesOf(json: string | null): AlertRules {
   let rules = parsedRules.get(json);
   if (!rules) {
     if (parsedRules.size > 1000) parsedRules.clear();
-    rules = AlertRules.parse(JSON.parse(json));
+    // Unreadable rules must not cost the monitor its results: the defaults apply instead.
+    const parsed = safeJson(json);
+    rules = AlertRules.safeParse(parsed).data ?? defaultAlertRules;
     parsedRules.set(json, rules);
   }
   return rules;

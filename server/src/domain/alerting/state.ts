@@ -44,7 +44,12 @@ export function encodeAlertState(s: AlertState): string | null {
 
 export function decodeAlertState(json: string | null): AlertState {
   if (json === null) return initialAlertState;
-  return { ...initialAlertState, ...(JSON.parse(json) as Partial<AlertState>) };
+  try {
+    return { ...initialAlertState, ...(JSON.parse(json) as Partial<AlertState>) };
+  } catch {
+    // A damaged state only forgets what was announced; results keep being written.
+    return initialAlertState;
+  }
 }
 
 export const isBad = (s: MonitorStatus): s is 'down' | 'degraded' =>
