@@ -13,7 +13,8 @@ export interface AttemptContext {
   publicUrl: string | null;
   timeoutMs: number;
   deliveryId: number;
-  blockPrivate?: boolean | undefined;
+  /** Refuse loopback and private addresses too (PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS). */
+  blockPrivate: boolean;
 }
 
 const MAX_ERROR = 300;
@@ -66,7 +67,7 @@ export async function attemptDelivery(
     timeoutMs: ctx.timeoutMs,
     deliveryId: ctx.deliveryId,
     signal: abort.signal,
-    ...(ctx.blockPrivate === undefined ? {} : { blockPrivate: ctx.blockPrivate }),
+    blockPrivate: ctx.blockPrivate,
   };
   const { id, name, kind, config, template } = channel;
   const target = { id, name, kind, config, secrets, template };

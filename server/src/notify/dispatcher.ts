@@ -27,7 +27,8 @@ export interface DispatcherOptions {
   /** How often the outbox is read for rows other processes queued (or retries fell due). */
   pollMs: number;
   publicUrl: string | null;
-  blockPrivate?: boolean | undefined;
+  /** Refuse loopback and private addresses too (link-local is always refused). */
+  blockPrivate: boolean;
   policy: DeliveryPolicy;
   /** A claim lasts the timeout plus this, so a crashed worker's rows are taken over soon. */
   leaseMarginMs: number;
@@ -41,6 +42,7 @@ export const defaultDispatcherOptions: DispatcherOptions = {
   perChannel: 4,
   pollMs: 1000,
   publicUrl: null,
+  blockPrivate: false,
   policy: deliveryPolicy,
   leaseMarginMs: 5000,
   scanLimit: 5000,

@@ -89,7 +89,7 @@ describe('configuration (SPEC §9)', () => {
   });
 
   it('allows private notification targets unless PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS is true', () => {
-    expect(loadConfig({}).notify).toEqual({ blockPrivateTargets: false });
+    expect(loadConfig({}).notify.blockPrivateTargets).toBe(false);
     const c = loadConfig({ PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS: 'true' });
     expect(c.notify.blockPrivateTargets).toBe(true);
     expect(problems({ PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS: 'yes' })).toEqual([
