@@ -88,6 +88,8 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/v1/incidents/:id/updates': () => ({ state: 'identified', message: 'Found it' }),
   'POST /api/v1/maintenance': () => maintenanceInput(),
   'PUT /api/v1/maintenance/:id': () => maintenanceInput(),
+  'POST /api/v1/status-pages': () => ({ title: 'Matrix page', slug: `matrix-${++seq}` }),
+  'PUT /api/v1/status-pages/:id': () => ({ title: 'Matrix page', slug: `matrix-put-${++seq}` }),
   'POST /api/v1/maintenance/preview': () => {
     const { timezone, schedule } = maintenanceInput();
     return { timezone, schedule };
@@ -182,6 +184,13 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
         method: 'POST',
         url: '/api/v1/maintenance',
         payload: maintenanceInput(),
+      });
+      id = res.json<{ id: number }>().id;
+    } else if (resource === 'status-pages') {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/status-pages',
+        payload: { title: 'Matrix fixture', slug: `matrix-fixture-${++seq}` },
       });
       id = res.json<{ id: number }>().id;
     } else if (resource === 'users') {

@@ -17,9 +17,7 @@ export async function updateStatusPage(
   const before = await deps.repos.statusPages.findById(id);
   if (!before) throw notFound('Status page');
   await checkReferences(deps, input);
-  const page = await deps.repos.statusPages
-    .replace(id, input, deps.clock.now())
-    .catch(asConflict);
+  const page = await deps.repos.statusPages.replace(id, input, deps.clock.now()).catch(asConflict);
   if (!page) throw notFound('Status page');
   const publishing =
     before.published === page.published ? '' : page.published ? ', published' : ', unpublished';
