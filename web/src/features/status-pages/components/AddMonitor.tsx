@@ -86,7 +86,9 @@ export function AddMonitor({
         {loading && <li className="muted">Loading monitors…</li>}
         {!loading && matches.length === 0 && (
           <li className="muted">
-            {available.length === 0 ? 'Every monitor is already on the page.' : 'No monitor matches.'}
+            {available.length === 0
+              ? 'Every monitor is already on the page.'
+              : 'No monitor matches.'}
           </li>
         )}
         {matches.slice(0, SHOWN).map((m) => (

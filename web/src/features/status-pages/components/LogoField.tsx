@@ -30,14 +30,17 @@ export function LogoField({
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [objectUrl, setObjectUrl] = useState<string | null>(null);
+  // A data: URL, not a blob: one: the app's CSP allows images from itself and data: only.
+  const [dataUrl, setDataUrl] = useState<string | null>(null);
   useEffect(() => {
-    if (change.kind !== 'upload') return setObjectUrl(null);
-    const url = URL.createObjectURL(change.file);
-    setObjectUrl(url);
-    return () => URL.revokeObjectURL(url);
+    setDataUrl(null);
+    if (change.kind !== 'upload') return;
+    const reader = new FileReader();
+    reader.onload = () => setDataUrl(typeof reader.result === 'string' ? reader.result : null);
+    reader.readAsDataURL(change.file);
+    return () => reader.abort();
   }, [change]);
-  const shown = change.kind === 'upload' ? objectUrl : change.kind === 'remove' ? null : currentUrl;
+  const shown = change.kind === 'upload' ? dataUrl : change.kind === 'remove' ? null : currentUrl;
   const error = problem ?? serverError;
   return (
     <div className={`field${error ? ' field--invalid' : ''}`} data-field="logo">
@@ -46,11 +49,7 @@ export function LogoField({
       </span>
       <div className="sp-logo">
         <div className="sp-logo__preview">
-          {shown ? (
-            <img src={shown} alt="Logo preview" />
-          ) : (
-            <span className="muted">No logo</span>
-          )}
+          {shown ? <img src={shown} alt="Logo preview" /> : <span className="muted">No logo</span>}
         </div>
         <div className="sp-logo__actions">
           <input

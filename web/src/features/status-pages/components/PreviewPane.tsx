@@ -12,6 +12,21 @@ type State =
   | { kind: 'unavailable' }
   | { kind: 'failed'; message: string };
 
+/**
+ * A srcdoc frame inherits this app's CSP, which refuses the page's inline <style>; the same
+ * rules applied as a constructed stylesheet are not inline markup, so they render.
+ */
+function adoptStyles(frame: HTMLIFrameElement) {
+  const doc = frame.contentDocument;
+  const view = doc?.defaultView;
+  if (!doc || !view) return;
+  const css = [...doc.querySelectorAll('style')].map((s) => s.textContent).join('\n');
+  if (!css) return;
+  const sheet = new view.CSSStyleSheet();
+  sheet.replaceSync(css);
+  doc.adoptedStyleSheets = [sheet];
+}
+
 /** The draft as the public will see it, rendered by the server in a sandboxed frame. */
 export function PreviewPane({ input, id }: { input: StatusPageInput; id: string }) {
   const [html, setHtml] = useState<string | null>(null);
@@ -60,13 +75,18 @@ export function PreviewPane({ input, id }: { input: StatusPageInput; id: string 
       </div>
       {state.kind === 'unavailable' ? (
         <p className="sp-preview__empty muted" data-testid="preview-unavailable">
-          The preview is not available on this server yet. Save the page and open its public
-          address to see it.
+          The preview is not available on this server yet. Save the page and open its public address
+          to see it.
         </p>
       ) : html === null ? (
         <p className="sp-preview__empty muted">Rendering the preview…</p>
       ) : (
-        <iframe className="sp-preview__frame" title="Status page preview" sandbox="" srcDoc={html} />
+        <iframe
+          className="sp-preview__frame"
+          title="Status page preview"
+          sandbox=""
+          srcDoc={html}
+        />
       )}
     </aside>
   );

@@ -83,7 +83,9 @@ export function SectionsEditor({
     });
   const patchComponent = (i: number, key: string, patch: Partial<DraftComponent>) =>
     patchSection(i, {
-      components: draft.sections[i]!.components.map((c) => (c.key === key ? { ...c, ...patch } : c)),
+      components: draft.sections[i]!.components.map((c) =>
+        c.key === key ? { ...c, ...patch } : c,
+      ),
     });
   const sectionKeys = (i: number) => (e: KeyboardEvent<HTMLButtonElement>) => {
     if (!e.altKey || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;

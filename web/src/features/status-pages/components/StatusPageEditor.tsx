@@ -53,7 +53,8 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
       {
         onSuccess: (savedPage) => {
           setLogo({ kind: 'keep' });
-          if (!page) void navigate(`/status-pages/${savedPage.id}/edit`, { state: { saved: true } });
+          if (!page)
+            void navigate(`/status-pages/${savedPage.id}/edit`, { state: { saved: true } });
           else setNotice('Saved.');
         },
         onError: (error) => {
@@ -81,7 +82,12 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
         <h1 className="page-title">{title}</h1>
         <div className="sp-head-actions">
           {page && (
-            <a className="btn btn--ghost btn--sm" href={`/status/${page.slug}`} target="_blank" rel="noreferrer">
+            <a
+              className="btn btn--ghost btn--sm"
+              href={`/status/${page.slug}`}
+              target="_blank"
+              rel="noreferrer"
+            >
               <Icon name="external" />
               Open page
             </a>
@@ -140,9 +146,7 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
             <SubscriptionFields draft={draft} set={set} errorFor={errorFor} />
           </fieldset>
           <div className="form__footer">
-            {save.error && !(save.error instanceof LogoError) && (
-              <ErrorNotice error={save.error} />
-            )}
+            {save.error && !(save.error instanceof LogoError) && <ErrorNotice error={save.error} />}
             {errorCount > 0 && (
               <p className="form__summary" role="alert">
                 {errorCount === 1 ? '1 field needs' : `${errorCount} fields need`} attention.

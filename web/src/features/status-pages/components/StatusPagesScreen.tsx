@@ -55,8 +55,8 @@ export function StatusPagesScreen() {
             )
           }
         >
-          Group monitors into sections and publish them at /status/your-name, or on your own
-          domain, so users see what is up without asking.
+          Group monitors into sections and publish them at /status/your-name, or on your own domain,
+          so users see what is up without asking.
         </EmptyState>
       )}
       {items && items.length > 0 && (
