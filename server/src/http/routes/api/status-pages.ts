@@ -25,7 +25,7 @@ const tag = 'status-pages';
 const base = '/api/v1/status-pages';
 const IdParams = z.strictObject({ id: z.coerce.number().int().positive() });
 
-export async function statusPageRoutes(
+export async function statusPageApiRoutes(
   app: FastifyInstance,
   api: ApiRegistry,
   deps: ServiceDeps,
