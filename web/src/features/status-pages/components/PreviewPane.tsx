@@ -84,8 +84,10 @@ export function PreviewPane({ input, id }: { input: StatusPageInput; id: string 
         <iframe
           className="sp-preview__frame"
           title="Status page preview"
-          sandbox=""
+          // Same origin so adoptStyles can reach in; never allow-scripts, which would undo the sandbox.
+          sandbox="allow-same-origin"
           srcDoc={html}
+          onLoad={(e) => adoptStyles(e.currentTarget)}
         />
       )}
     </aside>
