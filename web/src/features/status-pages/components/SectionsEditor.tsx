@@ -1,7 +1,6 @@
 import { statusPageLimits } from '@pagewatch/contract';
-import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { Button } from '../../../components/ui/Button';
-import { TextInputField } from '../../monitors/components/form/controls';
 import {
   findComponent,
   moveComponent,
@@ -14,7 +13,7 @@ import {
 } from '../draft';
 import { AddMonitor, type PickableMonitor } from './AddMonitor';
 import { ComponentRow, componentLabel } from './ComponentRow';
-import { Grip } from './Grip';
+import { SectionHead } from './SectionHead';
 import { useDrag } from './use-drag';
 
 interface SectionsEditorProps {
@@ -87,12 +86,6 @@ export function SectionsEditor({
         c.key === key ? { ...c, ...patch } : c,
       ),
     });
-  const sectionKeys = (i: number) => (e: KeyboardEvent<HTMLButtonElement>) => {
-    if (!e.altKey || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
-    e.preventDefault();
-    placeSection(i, i + (e.key === 'ArrowUp' ? -1 : 1));
-  };
-
   return (
     <div className="sp-sections">
       <p id={hintId} className="form__note">
@@ -112,61 +105,24 @@ export function SectionsEditor({
             data-testid="status-section"
             {...drag.onSection(si)}
           >
-            <div className="sp-section__head">
-              <button
-                type="button"
-                className="sp-handle"
-                draggable
-                data-handle={s.key}
-                aria-label={`Reorder section ${name}`}
-                aria-describedby={hintId}
-                onKeyDown={sectionKeys(si)}
-                onDragStart={(e) =>
-                  drag.start({ type: 'section', index: si }, e.currentTarget.closest('section'))(e)
-                }
-                onDragEnd={drag.end}
-              >
-                <Grip />
-              </button>
-              <TextInputField
-                name={`sections.${si}.title`}
-                label="Section title"
-                className="sp-section__title"
-                error={errorFor(`sections.${si}.title`)}
-                kind="text"
-                input={{
-                  value: s.title,
-                  onChange: (e) => patchSection(si, { title: e.target.value }),
-                }}
-              />
-              <div className="sp-section__actions">
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  icon="chevronUp"
-                  aria-label={`Move section ${name} up`}
-                  disabled={si === 0}
-                  onClick={() => placeSection(si, si - 1)}
-                />
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  icon="chevronDown"
-                  aria-label={`Move section ${name} down`}
-                  disabled={si === draft.sections.length - 1}
-                  onClick={() => placeSection(si, si + 1)}
-                />
-                <Button
-                  size="sm"
-                  variant="ghost"
-                  icon="trash"
-                  aria-label={`Remove section ${name}`}
-                  onClick={() =>
-                    onChange({ ...draft, sections: draft.sections.filter((_, j) => j !== si) })
-                  }
-                />
-              </div>
-            </div>
+            <SectionHead
+              sectionKey={s.key}
+              index={si}
+              count={draft.sections.length}
+              name={name}
+              title={s.title}
+              error={errorFor(`sections.${si}.title`)}
+              hintId={hintId}
+              onTitle={(title) => patchSection(si, { title })}
+              onMove={(to) => placeSection(si, to)}
+              onRemove={() =>
+                onChange({ ...draft, sections: draft.sections.filter((_, j) => j !== si) })
+              }
+              onDragStart={(e) =>
+                drag.start({ type: 'section', index: si }, e.currentTarget.closest('section'))(e)
+              }
+              onDragEnd={drag.end}
+            />
             {s.components.length === 0 ? (
               <p className="sp-section__empty muted">No monitors yet. Add one, or drop one here.</p>
             ) : (
