@@ -100,6 +100,7 @@ describe.each(engines)('status pages API on %s', (engine) => {
       address: `s${i}@example.com`,
       state,
       token: `tok-${page.id}-${i}`,
+      base_url: 'http://127.0.0.1',
       created_at: Date.now(),
     });
     await t.database.db

@@ -281,6 +281,8 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         .replace('/maintenance/:id', `/maintenance/${windowId}`)
         // A page without a logo: its logo's 404 is scanned too.
         .replace('/status-pages/:id', `/status-pages/${statusPageId}`)
+        .replace(':subscriberId', '1')
+        .replace('/status/:slug', '/status/acme')
         // An unknown push token: its 404 is scanned too.
         .replace(':token', 'A'.repeat(32))
         .replace(':signal', 'start')
