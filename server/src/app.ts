@@ -16,6 +16,7 @@ import { incidentRoutes } from './http/routes/api/incidents.js';
 import { userRoutes } from './http/routes/api/users.js';
 import { maintenanceRoutes } from './http/routes/api/maintenance.js';
 import { monitorRoutes } from './http/routes/api/monitors.js';
+import { statusPageApiRoutes } from './http/routes/api/status-pages.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
 import { statusPageSubscriberRoutes } from './http/routes/api/status-page-subscribers.js';
 import { healthRoutes } from './http/routes/public/health.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   incidentRoutes(app, api, deps.services);
   maintenanceRoutes(app, api, deps.services);
   statusPageSubscriberRoutes(app, api, deps.services);
+  await statusPageApiRoutes(app, api, deps.services);
   eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);
   openApiRoute(app, api, VERSION);
   await registerSpa(app, deps.webDist);

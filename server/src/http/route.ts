@@ -32,6 +32,10 @@ export interface RouteDef<P, Q, B> {
   responses: Record<number, Schema | null>;
   /** A binary success body of this media type (the handler sends it; its schema is null). */
   produces?: string;
+  /** Raw request bodies of these media types (the handler reads a Buffer; no `body` schema). */
+  consumes?: readonly string[];
+  /** This route's own request body limit in bytes, instead of the app's. */
+  bodyLimit?: number;
   handler(ctx: {
     params: Out<P>;
     query: Out<Q>;
@@ -71,6 +75,7 @@ export class ApiRegistry {
       method: def.method,
       url: def.url,
       config: { access: def.access },
+      ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
       handler: async (request, reply) => {
         const params = parse(
           def.params,

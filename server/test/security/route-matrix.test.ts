@@ -44,9 +44,17 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
 
 const asGet = (method: string) => (method === 'HEAD' ? 'GET' : method);
 
+/** Routes stricter than their resource's rule, each with its reason. */
+const STRICTER: Record<string, Access> = {
+  // Subscribers' addresses are personal data: only those who manage the page see them.
+  'GET /api/v1/status-pages/:id/subscribers': 'editor',
+};
+
 /** What SPEC §6 says a route needs, or an explanation of why the test cannot tell. */
 function expectedAccess(method: string, url: string): string {
   if (PUBLIC_API.has(`${asGet(method)} ${url}`)) return 'public';
+  const stricter = STRICTER[`${asGet(method)} ${url}`];
+  if (stricter) return stricter;
   if (url.startsWith('/api/v1/')) {
     const resource = url.split('/')[3] ?? '';
     const rule = SPEC6[resource];
@@ -88,6 +96,8 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/v1/incidents/:id/updates': () => ({ state: 'identified', message: 'Found it' }),
   'POST /api/v1/maintenance': () => maintenanceInput(),
   'PUT /api/v1/maintenance/:id': () => maintenanceInput(),
+  'POST /api/v1/status-pages': () => ({ title: 'Matrix page', slug: `matrix-${++seq}` }),
+  'PUT /api/v1/status-pages/:id': () => ({ title: 'Matrix page', slug: `matrix-put-${++seq}` }),
   'POST /api/v1/maintenance/preview': () => {
     const { timezone, schedule } = maintenanceInput();
     return { timezone, schedule };
@@ -155,6 +165,8 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     // An unknown token: the push endpoint answers 404, never 401, to anyone.
     if (url.startsWith('/api/push/'))
       return url.replace(':token', 'A'.repeat(32)).replace(':signal', 'start');
+    // A slug nothing uses: public pages answer 404 alike to everyone.
+    if (url.startsWith('/status/:slug')) return url.replace(':slug', 'no-such-page');
     if (resource === 'monitors') {
       const res = await t.inject({
         method: 'POST',
@@ -184,13 +196,23 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
         payload: maintenanceInput(),
       });
       id = res.json<{ id: number }>().id;
+    } else if (resource === 'status-pages') {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/status-pages',
+        payload: { title: 'Matrix fixture', slug: `matrix-fixture-${++seq}` },
+      });
+      id = res.json<{ id: number }>().id;
     } else if (resource === 'users') {
       id = targetUserId;
     } else {
       throw new Error(`No fixture for the parameters of ${url}: add one to fill()`);
     }
     // A check id that need not exist: access is decided before the lookup answers 404.
-    const filled = url.replace(':id', String(id)).replace(':checkId', '1');
+    const filled = url
+      .replace(':id', String(id))
+      .replace(':checkId', '1')
+      .replace(':subscriberId', '1');
     if (filled.includes(':')) throw new Error(`Unfilled parameter in ${filled}: extend fill()`);
     return filled;
   }

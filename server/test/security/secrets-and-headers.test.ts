@@ -23,6 +23,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
   let sessionCookie: { cookie: string };
   let incidentId = 0;
   let windowId = 0;
+  let statusPageId = 0;
   let monitorId: number;
   let browserMonitorId: number;
 
@@ -163,6 +164,13 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     });
     expect(window.statusCode).toBe(201);
     windowId = window.json<{ id: number }>().id;
+    const statusPage = await t.inject({
+      method: 'POST',
+      url: '/api/v1/status-pages',
+      payload: { title: 'Acme status', slug: 'acme' },
+    });
+    expect(statusPage.statusCode).toBe(201);
+    statusPageId = statusPage.json<{ id: number }>().id;
 
     // What the database holds instead of the secrets: hashes and sealed values.
     const users = await t.database.db
@@ -271,6 +279,10 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
       const path = url
         .replace('/incidents/:id', `/incidents/${incidentId}`)
         .replace('/maintenance/:id', `/maintenance/${windowId}`)
+        // A page without a logo: its logo's 404 is scanned too.
+        .replace('/status-pages/:id', `/status-pages/${statusPageId}`)
+        .replace(':subscriberId', '1')
+        .replace('/status/:slug', '/status/acme')
         // An unknown push token: its 404 is scanned too.
         .replace(':token', 'A'.repeat(32))
         .replace(':signal', 'start')

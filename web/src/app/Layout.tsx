@@ -79,6 +79,9 @@ export function Layout() {
             <NavLink to="/maintenance" className="topnav__link">
               Maintenance
             </NavLink>
+            <NavLink to="/status-pages" className="topnav__link">
+              Status pages
+            </NavLink>
             <NavLink to="/settings" className="topnav__link">
               Settings
             </NavLink>

@@ -86,7 +86,8 @@ function readKind(type: unknown, status: number): ApiErrorKind {
   return KIND_BY_STATUS[status] ?? (status >= 500 ? 'internal' : 'unexpected');
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
+/** The problem a failed response carries, as an ApiError (for callers that fetch raw bytes). */
+export async function toApiError(response: Response): Promise<ApiError> {
   const retryHeader = response.headers.get('retry-after');
   const retryAfter =
     retryHeader !== null && /^\d+$/.test(retryHeader) ? Number(retryHeader) : undefined;
@@ -124,7 +125,8 @@ export function setCsrfToken(token: string | null): void {
 // Public sign-in calls carry no session yet, so they need no token.
 const NO_SESSION_PATHS = ['/auth/login', '/auth/login/totp', '/auth/setup'];
 
-async function currentCsrfToken(): Promise<string | null> {
+/** The session's CSRF token, for writes that do not go through `api` (raw bodies). */
+export async function currentCsrfToken(): Promise<string | null> {
   if (csrfToken) return csrfToken;
   try {
     const response = await fetch(`${BASE}/auth/me`, {

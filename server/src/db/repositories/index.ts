@@ -12,6 +12,7 @@ import { resultsRepository } from './results.js';
 import { retentionRepository } from './retention.js';
 import { rollupsRepository } from './rollup-reads.js';
 import { sessionsRepository } from './sessions.js';
+import { statusPagesRepository } from './status-pages.js';
 import { statusSubscribersRepository } from './status-subscribers.js';
 import { usersRepository } from './users.js';
 
@@ -33,6 +34,7 @@ export function repositories(database: Database) {
     audit: auditRepository(database.db),
     incidents: incidentsRepository(database.db, outbox),
     maintenance: maintenanceRepository(database.db),
+    statusPages: statusPagesRepository(database.db),
     statusSubscribers: statusSubscribersRepository(database.db),
   };
 }

@@ -38,11 +38,21 @@ export function sendProblem(
   return reply.code(status).type('application/problem+json; charset=utf-8').send(body);
 }
 
+/** 1 MiB, 256 KiB: route body limits are whole KiB or MiB. */
+const sizeLabel = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;
+
 /** Maps a Fastify/parser error without our own type to its SPEC §8 problem. */
-function classify(err: FastifyError): { type: ProblemType; detail?: string } {
+function classify(
+  err: FastifyError,
+  request: FastifyRequest,
+): { type: ProblemType; detail?: string } {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { type: 'payload_too_large', detail: 'Request bodies are limited to 1 MiB' };
+      return {
+        type: 'payload_too_large',
+        detail: `Request bodies are limited to ${sizeLabel(request.routeOptions.bodyLimit)}`,
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { type: 'validation_failed', detail: 'Send JSON with Content-Type: application/json' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -71,7 +81,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
         err.errors ? { errors: err.errors } : {},
       );
     }
-    const { type, detail } = classify(err);
+    const { type, detail } = classify(err, request);
     if (type === 'internal') request.log.error({ err }, 'unhandled error');
     else request.log.info({ code: err.code, msg: err.message }, 'request rejected');
     if (type === 'rate_limited')

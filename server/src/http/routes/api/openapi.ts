@@ -62,7 +62,16 @@ function operation(def: AnyRouteDef): Json {
             content: { 'application/json': { schema: toSchema(def.body, 'input') } },
           },
         }
-      : {}),
+      : def.consumes
+        ? {
+            requestBody: {
+              required: true,
+              content: Object.fromEntries(
+                def.consumes.map((t) => [t, { schema: { type: 'string', format: 'binary' } }]),
+              ),
+            },
+          }
+        : {}),
     responses,
   };
 }
