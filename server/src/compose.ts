@@ -13,6 +13,7 @@ import { createMetrics } from './lib/metrics.js';
 import { randomBase62, SecretBox } from './lib/crypto.js';
 import { loadSecretKey } from './lib/secret-key.js';
 import { AuthCache } from './services/auth/cache.js';
+import { subscriberSender } from './notify/subscriber-sender.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startRetention, type RetentionJob, type RetentionOptions } from './jobs/retention.js';
 import type { ServiceDeps } from './services/deps.js';
@@ -110,7 +111,19 @@ export async function composePagewatch(
     : null;
   const dispatcher = config.roles.includes('notifier')
     ? new Dispatcher(
-        { deliveries: repos.deliveries, outbox: repos.outbox, secrets, clock, logger, metrics },
+        {
+          deliveries: repos.deliveries,
+          outbox: repos.outbox,
+          secrets,
+          clock,
+          logger,
+          metrics,
+          subscribers: subscriberSender({
+            repos,
+            secrets,
+            allowPrivateWebhooks: config.allowPrivateSubscriberWebhooks,
+          }),
+        },
         {
           timeoutMs: config.notify.timeoutMs,
           concurrency: config.notify.concurrency,

@@ -60,6 +60,20 @@ export async function attemptDelivery(
       error: 'The channel secrets cannot be opened (instance key changed?)',
     };
   }
+  const { id, name, kind, config, template } = channel;
+  const target = { id, name, kind, config, secrets, template };
+  return bounded((send) => impl.send(target, event, send), ctx, secrets);
+}
+
+/**
+ * Runs one send bounded by the timeout even if it ignores its signal, and maps how it ended;
+ * `secrets` are blanked out of the error text.
+ */
+export async function bounded(
+  run: (send: SendContext) => Promise<void>,
+  ctx: AttemptContext,
+  secrets: Record<string, unknown> = {},
+): Promise<AttemptOutcome> {
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const send: SendContext = {
@@ -69,11 +83,9 @@ export async function attemptDelivery(
     signal: abort.signal,
     blockPrivate: ctx.blockPrivate,
   };
-  const { id, name, kind, config, template } = channel;
-  const target = { id, name, kind, config, secrets, template };
   try {
     await Promise.race([
-      impl.send(target, event, send),
+      run(send),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           abort.abort();

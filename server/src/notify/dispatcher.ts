@@ -13,7 +13,8 @@ import type { SecretBox } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';
 import type { Metrics } from '../lib/metrics.js';
 import type { OutboxSignal } from '../lib/outbox-signal.js';
-import { attemptDelivery, type AttemptOutcome } from './attempt.js';
+import { attemptDelivery, bounded, type AttemptOutcome } from './attempt.js';
+import type { SubscriberSend } from './subscriber-sender.js';
 import type { Channel } from './channel.js';
 import { channelRegistry } from './channels/registry.js';
 
@@ -57,6 +58,8 @@ export interface DispatcherDeps {
   metrics: Metrics;
   /** Channel implementations by kind; the registry by default. */
   channels?: Partial<Record<ChannelKind, Channel>>;
+  /** Sends status-page subscriber notices (rows without a channel); absent: they fail. */
+  subscribers?: SubscriberSend;
 }
 
 /**
@@ -187,20 +190,28 @@ export class Dispatcher {
   private async deliver(d: ClaimedDelivery): Promise<void> {
     const { deliveries, clock, secrets, metrics } = this.deps;
     const o = this.options;
-    const channel = await this.channel(d.channelId);
-    const outcome = await attemptDelivery(
-      channel,
-      d.event,
-      this.deps.channels ?? channelRegistry,
-      secrets,
-      {
-        publicUrl: o.publicUrl,
-        timeoutMs: o.timeoutMs,
-        deliveryId: d.id,
-        blockPrivate: o.blockPrivate,
-      },
-    );
-    const labels = { channel: channel?.kind ?? 'unknown', event: d.event.kind };
+    const ctx = {
+      publicUrl: o.publicUrl,
+      timeoutMs: o.timeoutMs,
+      deliveryId: d.id,
+      blockPrivate: o.blockPrivate,
+    };
+    let outcome: AttemptOutcome;
+    let kind: string;
+    if (d.subscriberId !== null) {
+      const send = this.deps.subscribers;
+      const subscriberId = d.subscriberId;
+      kind = 'subscriber';
+      outcome = send
+        ? await bounded((c) => send(subscriberId, d.payload, c), ctx)
+        : { kind: 'failed', error: 'This process cannot send subscriber notices' };
+    } else {
+      const channel = await this.channel(d.channelId);
+      kind = channel?.kind ?? 'unknown';
+      const registry = this.deps.channels ?? channelRegistry;
+      outcome = await attemptDelivery(channel, d.event, registry, secrets, ctx);
+    }
+    const labels = { channel: kind, event: d.event.kind };
     const attempts = d.attempts + 1;
     const now = clock.now();
     if (outcome.kind === 'sent') {

@@ -32,8 +32,6 @@ export interface ServiceDeps {
   summaries?: MonitorSummaryCache | null;
   /** Which monitors are in an active maintenance window; absent in tests that don't need it. */
   maintenance?: MaintenanceIndex | null;
-  /** Wakes this process's delivery worker after something was put in the outbox. */
-  notifyOutbox?: () => void;
   /** PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS: visitors may name private webhook hosts. */
   allowPrivateSubscriberWebhooks?: boolean;
 }

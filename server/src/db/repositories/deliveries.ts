@@ -104,6 +104,7 @@ export async function enqueueIncidentAlert(
 /** A pending row as the dispatcher plans with it (the payload is read once claimed). */
 export interface PendingDelivery {
   id: number;
+  /** The channel; 0 for status-page subscriber notices, which share one lane. */
   channelId: number;
   orderKey: string;
   nextAttemptAt: number;
@@ -113,6 +114,9 @@ export interface PendingDelivery {
 export interface ClaimedDelivery {
   id: number;
   channelId: number;
+  /** Set for a status-page subscriber notice (channelId 0); its payload is a SubscriberNotice. */
+  subscriberId: number | null;
+  payload: string;
   event: AlertEvent;
   attempts: number;
   createdAt: number;
@@ -140,13 +144,12 @@ export function deliveriesRepository(db: Kysely<DB>) {
         .selectFrom('deliveries')
         .select(['id', 'channel_id', 'order_key', 'next_attempt_at', 'lease_until'])
         .where('state', 'in', undelivered)
-        .where('channel_id', 'is not', null)
         .orderBy('id')
         .limit(limit)
         .execute();
       return rows.map((r) => ({
         id: Number(r.id),
-        channelId: Number(r.channel_id),
+        channelId: Number(r.channel_id ?? 0),
         orderKey: r.order_key,
         nextAttemptAt: Number(r.next_attempt_at ?? 0),
         leaseUntil: r.lease_until === null ? null : Number(r.lease_until),
@@ -170,12 +173,14 @@ export function deliveriesRepository(db: Kysely<DB>) {
         .where('state', 'in', undelivered)
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .returning(['id', 'channel_id', 'payload', 'attempts', 'created_at'])
+        .returning(['id', 'channel_id', 'subscriber_id', 'payload', 'attempts', 'created_at'])
         .executeTakeFirst();
       if (!row) return null;
       return {
         id: Number(row.id),
-        channelId: Number(row.channel_id),
+        channelId: Number(row.channel_id ?? 0),
+        subscriberId: row.subscriber_id === null ? null : Number(row.subscriber_id),
+        payload: row.payload,
         event: JSON.parse(row.payload) as AlertEvent,
         attempts: row.attempts,
         createdAt: Number(row.created_at),

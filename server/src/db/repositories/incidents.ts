@@ -18,6 +18,8 @@ import {
 } from '../../domain/incidents.js';
 import type { IncidentAlertKind } from '../../domain/alerting/index.js';
 import type { OutboxSignal } from '../../lib/outbox-signal.js';
+import { incidentNotice, noticeBaseUrl } from '../../domain/subscriber-notices.js';
+import { noticeSubscribers } from './status-subscribers.js';
 import { iso, isoOrNull } from '../codecs.js';
 import type { DB, IncidentUpdatesTable, IncidentsTable } from '../schema.js';
 import { enqueueIncidentAlert } from './deliveries.js';
@@ -287,6 +289,33 @@ export async function resolveAutoIncident(
   return last;
 }
 
+/**
+ * A public update tells the subscribers of published pages that show the incident's monitors;
+ * private updates (and automatic ones, which may name internal hosts) tell nobody outside.
+ */
+async function noticeFollowers(
+  trx: Transaction<DB>,
+  incident: Incident,
+  update: NewUpdate,
+  publicUrl: string | null,
+  now: number,
+): Promise<number> {
+  if (!update.public) return 0;
+  const facts = {
+    id: incident.id,
+    title: incident.title,
+    state: incident.state,
+    severity: incident.severity,
+    message: update.message,
+  };
+  return noticeSubscribers(
+    trx,
+    incident.monitors.map((m) => m.id),
+    (page, from) => incidentNotice(page, noticeBaseUrl(page, publicUrl, from), facts, now),
+    now,
+  );
+}
+
 export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
   /** Runs a change and its alert in one transaction; rings the outbox once it committed. */
   async function withAlert<T>(
@@ -298,7 +327,11 @@ export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
   }
 
   return {
-    async insert(input: NewIncident, now: number): Promise<Incident> {
+    async insert(
+      input: NewIncident,
+      now: number,
+      publicUrl: string | null = null,
+    ): Promise<Incident> {
       return withAlert(async (trx) => {
         const { id } = await trx
           .insertInto('incidents')
@@ -329,7 +362,8 @@ export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
           input.message,
           now,
         );
-        return { value: incident, queued };
+        const told = await noticeFollowers(trx, incident, input, publicUrl, now);
+        return { value: incident, queued: queued + told };
       });
     },
 
@@ -430,6 +464,7 @@ export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
       lifecycle: IncidentLifecycle,
       now: number,
       alert: IncidentAlertKind = 'incident.updated',
+      publicUrl: string | null = null,
     ): Promise<Incident | null> {
       return withAlert(async (trx) => {
         const res = await trx
@@ -440,10 +475,9 @@ export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
         if (Number(res.numUpdatedRows) === 0) return { value: null, queued: 0 };
         await insertUpdate(trx, id, now, update, false);
         const incident = (await load(trx, id))!;
-        return {
-          value: incident,
-          queued: await enqueueIncidentAlert(trx, incident, alert, update.message, now),
-        };
+        const queued = await enqueueIncidentAlert(trx, incident, alert, update.message, now);
+        const told = await noticeFollowers(trx, incident, update, publicUrl, now);
+        return { value: incident, queued: queued + told };
       });
     },
 

@@ -33,9 +33,9 @@ export function repositories(database: Database) {
     loginFailures: loginFailuresRepository(database.db),
     audit: auditRepository(database.db),
     incidents: incidentsRepository(database.db, outbox),
-    maintenance: maintenanceRepository(database.db),
+    maintenance: maintenanceRepository(database.db, outbox),
     statusPages: statusPagesRepository(database.db),
-    statusSubscribers: statusSubscribersRepository(database.db),
+    statusSubscribers: statusSubscribersRepository(database.db, outbox),
   };
 }
 

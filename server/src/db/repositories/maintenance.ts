@@ -1,6 +1,7 @@
 import { MaintenanceSchedule, MaintenanceScope, type MaintenanceInput } from '@pagewatch/contract';
 import type { Kysely, Selectable } from 'kysely';
 import type { MaintenanceRecord } from '../../domain/maintenance/window.js';
+import type { OutboxSignal } from '../../lib/outbox-signal.js';
 import type { DB, MaintenanceWindowsTable } from '../schema.js';
 import { noticeSubscribers, type NoticeBuilder } from './status-subscribers.js';
 
@@ -51,7 +52,22 @@ const definition = (input: MaintenanceInput) => ({
   schedule: JSON.stringify(input.schedule),
 });
 
-export function maintenanceRepository(db: Kysely<DB>) {
+export function maintenanceRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
+  /** Queues a window's notices in its transaction; the notifier is woken once it committed. */
+  let queued = 0;
+  const tell = async (
+    trx: Kysely<DB>,
+    notice: MaintenanceNotice | null | undefined,
+    id: number,
+    now: number,
+  ) => {
+    if (notice) queued += await noticeSubscribers(trx, notice.monitorIds, notice.build(id), now);
+  };
+  const ring = () => {
+    if (queued > 0) outbox?.notify();
+    queued = 0;
+  };
+
   const byId = (id: number) =>
     db.selectFrom('maintenance_windows').select(columns).where('id', '=', id);
 
@@ -88,9 +104,10 @@ export function maintenanceRepository(db: Kysely<DB>) {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        if (notice) await noticeSubscribers(trx, notice.monitorIds, notice.build(row.id), now);
+        await tell(trx, notice, Number(row.id), now);
         return Number(row.id);
       });
+      ring();
       return toRecord(await byId(id).executeTakeFirstOrThrow());
     },
 
@@ -107,10 +124,9 @@ export function maintenanceRepository(db: Kysely<DB>) {
           .set({ ...definition(input), updated_at: now, updated_by: by })
           .where('id', '=', id)
           .executeTakeFirst();
-        if (notice && Number(r.numUpdatedRows) > 0) {
-          await noticeSubscribers(trx, notice.monitorIds, notice.build(id), now);
-        }
+        if (Number(r.numUpdatedRows) > 0) await tell(trx, notice, id, now);
       });
+      ring();
       const row = await byId(id).executeTakeFirst();
       return row ? toRecord(row) : null;
     },
@@ -122,17 +138,19 @@ export function maintenanceRepository(db: Kysely<DB>) {
       by: string | null,
       notice?: MaintenanceNotice | null,
     ): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      const done = await db.transaction().execute(async (trx) => {
         const r = await trx
           .updateTable('maintenance_windows')
           .set({ cancelled_at: now, updated_at: now, updated_by: by })
           .where('id', '=', id)
           .where('cancelled_at', 'is', null)
           .executeTakeFirst();
-        const done = Number(r.numUpdatedRows) > 0;
-        if (done && notice) await noticeSubscribers(trx, notice.monitorIds, notice.build(id), now);
-        return done;
+        const changed = Number(r.numUpdatedRows) > 0;
+        if (changed) await tell(trx, notice, id, now);
+        return changed;
       });
+      ring();
+      return done;
     },
 
     async remove(id: number): Promise<boolean> {

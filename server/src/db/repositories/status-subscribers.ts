@@ -1,6 +1,7 @@
 import type { Subscriber, SubscriberNotice } from '@pagewatch/contract';
 import type { Kysely, Selectable } from 'kysely';
 import { iso, isoOrNull } from '../codecs.js';
+import type { OutboxSignal } from '../../lib/outbox-signal.js';
 import type { DB, StatusSubscribersTable } from '../schema.js';
 
 const columns = [
@@ -79,7 +80,7 @@ function toPage(r: {
 /** How the outcome of a subscribe request is told apart (never shown to the visitor). */
 export type SubscribeOutcome = 'created' | 'pending' | 'confirmed' | 'returning';
 
-export function statusSubscribersRepository(db: Kysely<DB>) {
+export function statusSubscribersRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
   return {
     async page(slug: string): Promise<SubscribablePage | null> {
       const row = await db
@@ -218,6 +219,7 @@ export function statusSubscribersRepository(db: Kysely<DB>) {
     /** Queues one notice for one subscriber (its confirmation mail). */
     async enqueue(subscriberId: number, notice: SubscriberNotice, now: number): Promise<void> {
       await enqueueNotices(db, [subscriberId], () => notice, now);
+      outbox?.notify();
     },
   };
 }

@@ -15,7 +15,11 @@ export async function declareIncident(
 ): Promise<IncidentDetail> {
   await checkMonitorsExist(deps, input.monitorIds);
   const now = deps.clock.now();
-  const incident = await deps.repos.incidents.insert({ ...input, author: authorOf(ctx) }, now);
+  const incident = await deps.repos.incidents.insert(
+    { ...input, author: authorOf(ctx) },
+    now,
+    deps.publicUrl ?? null,
+  );
   await audit(
     deps,
     ctx,

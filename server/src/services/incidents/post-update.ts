@@ -32,6 +32,7 @@ export async function postIncidentUpdate(
     lifecycle,
     now,
     resolves ? 'incident.resolved' : 'incident.updated',
+    deps.publicUrl ?? null,
   );
   if (!incident) throw notFound('Incident');
   const resolved = current.state !== 'resolved' && incident.state === 'resolved';

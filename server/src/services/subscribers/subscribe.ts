@@ -69,6 +69,5 @@ export async function subscribe(
       confirmNotice(page, subscriber.baseUrl, now),
       now,
     );
-    deps.notifyOutbox?.();
   }
 }
