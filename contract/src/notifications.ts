@@ -216,7 +216,24 @@ export const NotificationChannel = z.object({
 });
 export type NotificationChannel = z.infer<typeof NotificationChannel>;
 
-export const ChannelList = z.object({ items: z.array(NotificationChannel) });
+/** What editors see of a channel: enough to pick the channels a monitor alerts through. */
+export const ChannelBrief = NotificationChannel.pick({
+  id: true,
+  name: true,
+  kind: true,
+  isDefault: true,
+  enabled: true,
+});
+export type ChannelBrief = z.infer<typeof ChannelBrief>;
+
+/** Owners and admins get whole channels; editors get briefs (SPEC §6). */
+export const ChannelList = z.object({
+  items: z.array(z.union([NotificationChannel, ChannelBrief])),
+});
+export type ChannelList = z.infer<typeof ChannelList>;
+
+export const ChannelIdParams = z.strictObject({ id: z.coerce.number().int().positive() });
+export const DeliveryIdParams = z.strictObject({ id: z.coerce.number().int().positive() });
 
 /** Result of "send test": the receiver's answer, or why it failed. */
 export const ChannelTestResult = z.object({
