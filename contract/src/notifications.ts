@@ -177,8 +177,9 @@ function channelInput<K extends ChannelKind>(kind: K, partialSecrets: boolean) {
     kind: z.literal(kind),
     ...channelCommon,
     config: s.config,
-    // On update, a secret left out keeps the stored one.
-    secrets: partialSecrets ? s.secrets.partial().prefault({}) : s.secrets,
+    // On update, a secret left out keeps the stored one. Left out on create, each required
+    // secret is reported by name rather than the whole object.
+    secrets: partialSecrets ? s.secrets.partial().prefault({}) : s.secrets.prefault({}),
   });
 }
 
