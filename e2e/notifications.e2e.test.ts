@@ -106,6 +106,7 @@ describe('notifications', () => {
     await page.getByLabel('URL', { exact: true }).fill('http://127.0.0.1:9/health');
     await alerts.getByLabel('Alert after (checks)').fill('3');
     await alerts.getByLabel('Alert when it becomes degraded').uncheck();
+    await shoot('monitor-alerts');
     await page.getByRole('button', { name: 'Create monitor' }).click();
     await page.waitForURL(/\/monitors\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
@@ -148,6 +149,7 @@ describe('notifications', () => {
     await panel.getByText('HTTP 500: receiver exploded').waitFor();
     await panel.getByRole('button', { name: 'Retry now' }).click();
     await panel.getByText('Retrying').waitFor();
+    await shoot('monitor-page');
 
     await page.goto(`${app.url}/monitors/${id}/edit`);
     await page

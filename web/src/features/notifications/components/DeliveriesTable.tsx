@@ -71,7 +71,7 @@ function Row({
       <td data-label="Channel">
         {d.channel ? (
           <span className="dl-channel">
-            <KindBadge kind={d.channel.kind} />
+            <KindBadge kind={d.channel.kind} compact />
             <span className="dl-channel__name">{d.channel.name}</span>
           </span>
         ) : (

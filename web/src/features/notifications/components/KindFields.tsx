@@ -124,6 +124,7 @@ export function KindFields({ values, setField, errorFor }: KindFieldsProps) {
               <TextInputField
                 key={key}
                 {...common}
+                {...(f.input === 'url' ? { className: 'form__wide' } : {})}
                 hint={f.hint}
                 kind={f.input === 'url' ? 'url' : f.input === 'number' ? 'number' : 'host'}
                 input={{

@@ -29,7 +29,7 @@ export function AlertsSection({ v, set, errorFor, text }: SectionProps) {
             name={`channel-${c.id}`}
             label={
               <>
-                <KindBadge kind={c.kind} /> {c.name}
+                <KindBadge kind={c.kind} compact /> {c.name}
                 {!c.enabled && <span className="muted"> (disabled)</span>}
               </>
             }
