@@ -79,7 +79,7 @@ describe.each(engines)('monitor alert settings on %s', (engine) => {
     const counts = Object.fromEntries(
       list.items.map((c) => [c.name, 'monitorCount' in c ? c.monitorCount : -1]),
     );
-    const monitors = (await t.inject('/api/v1/monitors')).json() as { items: { id: number }[] };
+    const monitors = (await t.inject('/api/v1/monitors')).json<{ items: { id: number }[] }>();
     let pagerLinks = 0;
     for (const { id } of monitors.items) {
       const m = Monitor.parse((await t.inject(`/api/v1/monitors/${id}`)).json());

@@ -13,7 +13,7 @@ export async function createChannel(
   ctx: RequestContext,
   input: ChannelCreate,
 ): Promise<NotificationChannel> {
-  const secrets = mergeSecrets(input.kind, input.secrets as Record<string, unknown>, {});
+  const secrets = mergeSecrets(input.kind, input.secrets, {});
   const channel = await deps.repos.notificationChannels.insert(
     {
       name: input.name,

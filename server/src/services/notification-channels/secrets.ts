@@ -31,7 +31,7 @@ export function mergeSecrets(kind: ChannelKind, given: Secrets, kept: Secrets): 
     }));
     throw validationFailed(errors);
   }
-  return parsed.data as Secrets;
+  return parsed.data;
 }
 
 export function sealSecrets(secrets: Secrets, box: SecretBox): string | null {

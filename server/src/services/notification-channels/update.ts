@@ -22,7 +22,7 @@ export async function updateChannel(
 ): Promise<NotificationChannel> {
   const before = await findChannel(deps, id);
   const kept = before.kind === input.kind ? openSecrets(before, deps.secrets) : {};
-  const given = input.secrets as Record<string, unknown>;
+  const given = input.secrets;
   const secrets = mergeSecrets(input.kind, given, kept);
   const channel = await deps.repos.notificationChannels.update(
     id,

@@ -54,7 +54,7 @@ function configText(f: FieldSpec, value: unknown): string | boolean {
     return (value as { name: string; value: string }[])
       .map((h) => `${h.name}: ${h.value}`)
       .join('\n');
-  return String(value);
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
 export function fromChannel(c: NotificationChannel): ChannelValues {
@@ -121,7 +121,7 @@ export function toChannelInput(v: ChannelValues): ChannelCreateInput {
     template: { title: v.templateTitle, body: v.templateBody },
     config,
     secrets,
-  } as ChannelCreateInput;
+  };
 }
 
 export const kindOptions = channelKinds.map((k) => ({

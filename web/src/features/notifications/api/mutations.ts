@@ -1,7 +1,6 @@
 import type {
   ChannelCreateInput,
   ChannelTestResult,
-  ChannelUpdateInput,
   Delivery,
   NotificationChannel,
 } from '@pagewatch/contract';
@@ -13,7 +12,8 @@ import { notificationKeys } from './keys';
 export function useSaveChannel(id: number | null) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: ChannelCreateInput | ChannelUpdateInput) =>
+    // The two inputs differ only in which secrets may be left out.
+    mutationFn: (input: ChannelCreateInput) =>
       id === null
         ? api<NotificationChannel>('/notification-channels', { method: 'POST', body: input })
         : api<NotificationChannel>(`/notification-channels/${id}`, { method: 'PUT', body: input }),
