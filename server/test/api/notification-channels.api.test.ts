@@ -242,4 +242,16 @@ describe.each(engines)('notification channels API on %s', (engine) => {
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
+  it('is described in the OpenAPI document with each route’s access rule', async () => {
+    const doc = (await t.inject({ url: '/api/v1/openapi.json' })).json<{
+      paths: Record<string, Record<string, { 'x-access': string }>>;
+    }>();
+    const access = (path: string, verb: string) => doc.paths[path]?.[verb]?.['x-access'];
+    expect(access('/api/v1/notification-channels', 'get')).toBe('editor');
+    expect(access('/api/v1/notification-channels', 'post')).toBe('admin');
+    expect(access('/api/v1/notification-channels/{id}', 'put')).toBe('admin');
+    expect(access('/api/v1/notification-channels/{id}/test', 'post')).toBe('admin');
+    expect(access('/api/v1/deliveries', 'get')).toBe('editor');
+    expect(access('/api/v1/deliveries/{id}/retry', 'post')).toBe('admin');
+  });
 });
