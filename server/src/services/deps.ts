@@ -36,4 +36,6 @@ export interface ServiceDeps {
   notifyOutbox?: () => void;
   /** PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS: visitors may name private webhook hosts. */
   allowPrivateSubscriberWebhooks?: boolean;
+  /** PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS, for sends made by a service ("send test"). */
+  blockPrivateNotifyTargets?: boolean;
 }

@@ -216,7 +216,8 @@ describe.each(engines)('notification channels API on %s', (engine) => {
   });
 
   it('reports a refused connection in plain words', async () => {
-    const url = `http://127.0.0.1:${await refusedPort()}/`;
+    const port = await refusedPort();
+    const url = `http://127.0.0.1:${port}/`;
     const channel = await create(webhook({ name: 'Nobody home', config: { url } }));
     const res = await t.inject({
       method: 'POST',
@@ -225,7 +226,7 @@ describe.each(engines)('notification channels API on %s', (engine) => {
     });
     expect(ChannelTestResult.parse(res.json())).toMatchObject({
       ok: false,
-      error: 'connection refused',
+      error: `connection refused (127.0.0.1:${port})`,
     });
   });
 

@@ -1,7 +1,7 @@
 import { atLeast, Problem, roles, type Role } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositories } from '../../src/db/repositories/index.js';
-import { testEvent } from '../../src/domain/test-event.js';
+import { testEvent } from '../../src/notify/message.js';
 import type { Access } from '../../src/http/route.js';
 import { startTestApp, type Identity, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
@@ -153,7 +153,7 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     repositories(t.database).deliveryLog.insert({
       channelId,
       monitorId: null,
-      event: testEvent(Date.now()),
+      event: testEvent(new Date()),
       state: 'failed',
       attempts: 6,
       createdAt: Date.now(),

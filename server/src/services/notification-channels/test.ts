@@ -1,8 +1,8 @@
 import type { ChannelTestResult } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
-import { testEvent } from '../../domain/test-event.js';
 import { ChannelError } from '../../notify/channel.js';
 import { channelRegistry } from '../../notify/channels/registry.js';
+import { testEvent } from '../../notify/message.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { findChannel } from './get.js';
@@ -39,26 +39,22 @@ export async function testChannel(
   id: number,
 ): Promise<ChannelTestResult> {
   const channel = await findChannel(deps, id);
-  const sender = channelRegistry[channel.kind];
   const started = performance.now();
   let error: string | null = null;
-  if (!sender) {
-    error = `Sending through ${channel.kind} is not available in this version`;
-  } else {
-    try {
-      await sender.send(
-        { ...channel, secrets: openSecrets(channel, deps.secrets) },
-        testEvent(deps.clock.now()),
-        {
-          publicUrl: deps.publicUrl?.replace(/\/+$/, '') ?? null,
-          timeoutMs: TEST_TIMEOUT_MS,
-          signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-          deliveryId: 0,
-        },
-      );
-    } catch (err) {
-      error = describeSendError(err);
-    }
+  try {
+    await channelRegistry[channel.kind].send(
+      { ...channel, secrets: openSecrets(channel, deps.secrets) },
+      testEvent(new Date(deps.clock.now())),
+      {
+        publicUrl: deps.publicUrl?.replace(/\/+$/, '') ?? null,
+        timeoutMs: TEST_TIMEOUT_MS,
+        signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+        blockPrivate: deps.blockPrivateNotifyTargets ?? false,
+        deliveryId: 0,
+      },
+    );
+  } catch (err) {
+    error = describeSendError(err);
   }
   const durationMs = Math.round(performance.now() - started);
   await audit(

@@ -259,15 +259,19 @@ export const channelKindSpecs: Record<ChannelKind, KindSpec> = {
   },
 };
 
-/** Placeholders a template may use (docs/notifications.md). */
+/** Placeholders a template may use (docs/notifications.md, "Templates"). */
 export const templatePlaceholders = [
   '{{event}}',
   '{{monitor.name}}',
   '{{monitor.target}}',
   '{{status}}',
-  '{{previousStatus}}',
+  '{{previous_status}}',
   '{{cause.message}}',
   '{{cause.code}}',
-  '{{at}}',
+  '{{outage}}',
   '{{url}}',
+  '{{at}}',
+  '{{incident.title}}',
+  '{{incident.message}}',
+  '{{certificate.days_left}}',
 ] as const;
