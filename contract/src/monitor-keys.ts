@@ -13,3 +13,6 @@ export const monitorCommonKeys = [
 ] as const;
 
 export type MonitorCommonKey = (typeof monitorCommonKeys)[number];
+
+/** A monitor's alerting: neither a check setting nor stored in the monitor's definition. */
+export const monitorAlertKeys = ['alerts', 'channelIds'] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AlertRules } from './alert-rules.js';
 import { Assertion, Assertions, assertionLimits, HEADER_TOKEN } from './assertions.js';
 import { BrowserViewport, BrowserWaitFor } from './browser.js';
 import { CheckDetails, CheckErrorCode, CheckOutcome } from './checks.js';
@@ -215,6 +216,16 @@ const common = {
   tags: z.array(Tag).max(limits.tagsMax, 'At most 20 tags').default([]),
   description: z.string().max(2000, 'Descriptions are limited to 2,000 characters').default(''),
   paused: z.boolean().default(false),
+  /** When and how this monitor alerts (issue 5); every rule has a default. */
+  alerts: AlertRules.prefault({}),
+  /**
+   * Channels this monitor alerts through. Left out on create: the default channels; left out
+   * on update: unchanged.
+   */
+  channelIds: z
+    .array(z.number().int().positive('Choose a channel'))
+    .max(50, 'At most 50 channels')
+    .optional(),
 };
 
 function timeoutBelowInterval(m: { timeout: number; interval: number }, ctx: z.RefinementCtx) {
@@ -611,6 +622,9 @@ const monitorCommon = {
   paused: z.boolean(),
   /** The certificate and assertion results of the last check; null before the first. */
   lastDetails: CheckDetails.nullable(),
+  alerts: AlertRules,
+  /** Channels this monitor alerts through. */
+  channelIds: z.array(z.number().int()),
 };
 
 export const HttpMonitor = z.object({

@@ -177,8 +177,9 @@ function channelInput<K extends ChannelKind>(kind: K, partialSecrets: boolean) {
     kind: z.literal(kind),
     ...channelCommon,
     config: s.config,
-    // On update, a secret left out keeps the stored one.
-    secrets: partialSecrets ? s.secrets.partial().prefault({}) : s.secrets,
+    // On update, a secret left out keeps the stored one. Left out on create, each required
+    // secret is reported by name rather than the whole object.
+    secrets: partialSecrets ? s.secrets.partial().prefault({}) : s.secrets.prefault({}),
   });
 }
 
@@ -216,7 +217,24 @@ export const NotificationChannel = z.object({
 });
 export type NotificationChannel = z.infer<typeof NotificationChannel>;
 
-export const ChannelList = z.object({ items: z.array(NotificationChannel) });
+/** What editors see of a channel: enough to pick the channels a monitor alerts through. */
+export const ChannelBrief = NotificationChannel.pick({
+  id: true,
+  name: true,
+  kind: true,
+  isDefault: true,
+  enabled: true,
+});
+export type ChannelBrief = z.infer<typeof ChannelBrief>;
+
+/** Owners and admins get whole channels; editors get briefs (SPEC §6). */
+export const ChannelList = z.object({
+  items: z.array(z.union([NotificationChannel, ChannelBrief])),
+});
+export type ChannelList = z.infer<typeof ChannelList>;
+
+export const ChannelIdParams = z.strictObject({ id: z.coerce.number().int().positive() });
+export const DeliveryIdParams = z.strictObject({ id: z.coerce.number().int().positive() });
 
 /** Result of "send test": the receiver's answer, or why it failed. */
 export const ChannelTestResult = z.object({

@@ -17,6 +17,8 @@ import { userRoutes } from './http/routes/api/users.js';
 import { maintenanceRoutes } from './http/routes/api/maintenance.js';
 import { monitorRoutes } from './http/routes/api/monitors.js';
 import { statusPageApiRoutes } from './http/routes/api/status-pages.js';
+import { deliveryRoutes } from './http/routes/api/deliveries.js';
+import { notificationChannelRoutes } from './http/routes/api/notification-channels.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
 import { statusPageSubscriberRoutes } from './http/routes/api/status-page-subscribers.js';
 import { healthRoutes } from './http/routes/public/health.js';
@@ -100,6 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   maintenanceRoutes(app, api, deps.services);
   statusPageSubscriberRoutes(app, api, deps.services);
   await statusPageApiRoutes(app, api, deps.services);
+  notificationChannelRoutes(app, api, deps.services);
+  deliveryRoutes(app, api, deps.services);
   eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);
   openApiRoute(app, api, VERSION);
   await registerSpa(app, deps.webDist);

@@ -146,6 +146,7 @@ export async function composePagewatch(
     publicUrl: config.publicUrl ?? null,
     maintenance,
     allowPrivateSubscriberWebhooks: config.allowPrivateSubscriberWebhooks,
+    blockPrivateNotifyTargets: config.notify.blockPrivateTargets,
   };
   services.summaries = engine ? new MonitorSummaryCache(services) : null;
   const app = await buildApp({

@@ -1,5 +1,7 @@
 import {
+  monitorAlertKeys,
   monitorCommonKeys,
+  type AlertRules,
   type CheckDetails,
   type CheckErrorCode,
   type CheckOutcome,
@@ -48,6 +50,8 @@ export interface MonitorRecord extends Omit<Common, 'type'> {
   lastDetails?: CheckDetails | null;
   createdAt: number;
   updatedAt: number;
+  /** Alert rules; null (or left out) for the defaults. */
+  alerts?: AlertRules | null;
   /** Push monitors: the push URL's token (absent or null on other types). */
   pushToken?: string | null;
   /** Push monitors: when the last ping arrived; null before the first. */
@@ -64,6 +68,8 @@ export function splitInput(input: MonitorInput): { common: Common; settings: Mon
   const common: Record<string, unknown> = {};
   const settings: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
+    // Alerting is stored apart from the definition (monitors.alert_rules, monitor_channels).
+    if ((monitorAlertKeys as readonly string[]).includes(key)) continue;
     if ((commonKeys as readonly string[]).includes(key)) common[key] = value;
     else settings[key] = value;
   }

@@ -34,4 +34,6 @@ export interface ServiceDeps {
   maintenance?: MaintenanceIndex | null;
   /** PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS: visitors may name private webhook hosts. */
   allowPrivateSubscriberWebhooks?: boolean;
+  /** PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS, for sends made by a service ("send test"). */
+  blockPrivateNotifyTargets?: boolean;
 }

@@ -1,5 +1,7 @@
 import { atLeast, Problem, roles, type Role } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repositories } from '../../src/db/repositories/index.js';
+import { testEvent } from '../../src/notify/message.js';
 import type { Access } from '../../src/http/route.js';
 import { startTestApp, type Identity, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
@@ -38,6 +40,8 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   users: { read: 'admin', write: 'admin' },
   audit: { read: 'admin', write: 'admin' },
   settings: { read: 'admin', write: 'admin' },
+  'notification-channels': { read: 'admin', write: 'admin' },
+  deliveries: { read: 'admin', write: 'admin' },
   export: { read: 'admin', write: 'admin' },
   import: { read: 'admin', write: 'admin' },
 };
@@ -50,11 +54,22 @@ const STRICTER: Record<string, Access> = {
   'GET /api/v1/status-pages/:id/subscribers': 'editor',
 };
 
+/**
+ * Reads open to a lower role than their resource, where the service narrows the answer:
+ * editors pick a monitor's channels (names only) and read one monitor's deliveries.
+ */
+const NARROWED: Record<string, Access> = {
+  'GET /api/v1/notification-channels': 'editor',
+  'GET /api/v1/deliveries': 'editor',
+};
+
 /** What SPEC §6 says a route needs, or an explanation of why the test cannot tell. */
 function expectedAccess(method: string, url: string): string {
   if (PUBLIC_API.has(`${asGet(method)} ${url}`)) return 'public';
   const stricter = STRICTER[`${asGet(method)} ${url}`];
   if (stricter) return stricter;
+  const narrowed = NARROWED[`${asGet(method)} ${url}`];
+  if (narrowed) return narrowed;
   if (url.startsWith('/api/v1/')) {
     const resource = url.split('/')[3] ?? '';
     const rule = SPEC6[resource];
@@ -91,6 +106,8 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/v1/api-keys': () => ({ name: 'matrix key', role: 'viewer' }),
   'POST /api/v1/monitors': () => monitorInput(),
   'PUT /api/v1/monitors/:id': () => monitorInput(),
+  'POST /api/v1/notification-channels': () => webhookChannel(),
+  'PUT /api/v1/notification-channels/:id': () => webhookChannel(),
   'POST /api/v1/incidents': () => ({ title: `Matrix incident ${++seq}`, message: 'Declared' }),
   'PATCH /api/v1/incidents/:id': () => ({ severity: 'minor' }),
   'POST /api/v1/incidents/:id/updates': () => ({ state: 'identified', message: 'Found it' }),
@@ -103,6 +120,10 @@ const BODIES: Record<string, () => unknown> = {
     return { timezone, schedule };
   },
 };
+
+function webhookChannel() {
+  return { kind: 'webhook', name: `Matrix ${++seq}`, config: { url: 'http://127.0.0.1:9/' } };
+}
 
 /** Routes that end the session they are called with: each call gets a fresh one. */
 const ENDS_SESSION = new Set(['POST /api/v1/auth/logout', 'POST /api/v1/auth/logout-all']);
@@ -127,6 +148,16 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     targetUserId = (await t.identity('viewer')).userId;
   });
   afterAll(async () => t?.stop());
+
+  const failedDelivery = (channelId: number) =>
+    repositories(t.database).deliveryLog.insert({
+      channelId,
+      monitorId: null,
+      event: testEvent(new Date()),
+      state: 'failed',
+      attempts: 6,
+      createdAt: Date.now(),
+    });
 
   /** A real HTTP call; an event stream is cut as soon as its status is known. */
   async function call(
@@ -161,6 +192,8 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
   async function fill(url: string, role: Role = 'owner'): Promise<string> {
     const resource = url.split('/')[3];
     let id: number;
+    // Editors read deliveries one monitor at a time.
+    if (url === '/api/v1/deliveries') return `${url}?monitorId=1`;
     if (!url.includes(':')) return url;
     // An unknown token: the push endpoint answers 404, never 401, to anyone.
     if (url.startsWith('/api/push/'))
@@ -203,6 +236,14 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
         payload: { title: 'Matrix fixture', slug: `matrix-fixture-${++seq}` },
       });
       id = res.json<{ id: number }>().id;
+    } else if (resource === 'notification-channels' || resource === 'deliveries') {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/notification-channels',
+        payload: webhookChannel(),
+      });
+      id = res.json<{ id: number }>().id;
+      if (resource === 'deliveries') id = await failedDelivery(id);
     } else if (resource === 'users') {
       id = targetUserId;
     } else {

@@ -24,6 +24,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
   let incidentId = 0;
   let windowId = 0;
   let statusPageId = 0;
+  let channelId = 0;
   let monitorId: number;
   let browserMonitorId: number;
 
@@ -171,6 +172,27 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     });
     expect(statusPage.statusCode).toBe(201);
     statusPageId = statusPage.json<{ id: number }>().id;
+    const channel = await t.inject({
+      method: 'POST',
+      url: '/api/v1/notification-channels',
+      payload: {
+        kind: 'pushover',
+        name: 'Phones',
+        config: {},
+        secrets: { appToken: 'pushover app token 9', userKey: 'pushover user key 10' },
+      },
+    });
+    expect(channel.statusCode, channel.body).toBe(201);
+    channelId = channel.json<{ id: number }>().id;
+    secrets.set('channel app token', 'pushover app token 9');
+    secrets.set('channel user key', 'pushover user key 10');
+    const channelSealed = await t.database.db
+      .selectFrom('notification_channels')
+      .select('secrets')
+      .where('id', '=', channelId)
+      .executeTakeFirstOrThrow();
+    expect(channelSealed.secrets).toMatch(/^v1\./);
+    secrets.set('sealed channel secrets', channelSealed.secrets!);
 
     // What the database holds instead of the secrets: hashes and sealed values.
     const users = await t.database.db
@@ -283,6 +305,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         .replace('/status-pages/:id', `/status-pages/${statusPageId}`)
         .replace(':subscriberId', '1')
         .replace('/status/:slug', '/status/acme')
+        .replace('/notification-channels/:id', `/notification-channels/${channelId}`)
         // An unknown push token: its 404 is scanned too.
         .replace(':token', 'A'.repeat(32))
         .replace(':signal', 'start')

@@ -5,6 +5,7 @@ import { BrandMark } from '../components/ui/BrandMark';
 import { authKeys } from '../features/auth/api/keys';
 import { useMe } from '../features/auth/api/session';
 import { UserMenu } from '../features/auth/components/UserMenu';
+import { atLeast } from '../features/auth/roles';
 import { liveStore, startLiveUpdates, type LiveState } from '../features/monitors/api/live';
 
 const liveText: Record<LiveState, string> = {
@@ -55,6 +56,7 @@ function useLiveUpdates() {
 /** The signed-in shell: top bar with navigation and the person's menu, then the screen. */
 export function Layout() {
   const navigation = useNavigation();
+  const me = useMe();
   useFocusOnNavigate();
   useLiveUpdates();
   return (
@@ -82,6 +84,11 @@ export function Layout() {
             <NavLink to="/status-pages" className="topnav__link">
               Status pages
             </NavLink>
+            {atLeast(me.role, 'admin') && (
+              <NavLink to="/notifications" className="topnav__link">
+                Notifications
+              </NavLink>
+            )}
             <NavLink to="/settings" className="topnav__link">
               Settings
             </NavLink>

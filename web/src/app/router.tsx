@@ -31,6 +31,13 @@ export const router = createBrowserRouter([
           { path: 'status-pages', lazy: () => import('./routes/status-pages') },
           { path: 'status-pages/new', lazy: () => import('./routes/status-page-new') },
           { path: 'status-pages/:id/edit', lazy: () => import('./routes/status-page-edit') },
+          { path: 'notifications', lazy: () => import('./routes/notifications') },
+          {
+            path: 'notifications/deliveries',
+            lazy: () => import('./routes/notifications-deliveries'),
+          },
+          { path: 'notifications/new', lazy: () => import('./routes/notification-new') },
+          { path: 'notifications/:id', lazy: () => import('./routes/notification-edit') },
           {
             path: 'settings',
             lazy: () => import('./routes/settings'),

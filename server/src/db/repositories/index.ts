@@ -8,6 +8,8 @@ import { OutboxSignal } from '../../lib/outbox-signal.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
+import { deliveryLogRepository } from './delivery-log.js';
+import { notificationChannelsRepository } from './notification-channels.js';
 import { resultsRepository } from './results.js';
 import { retentionRepository } from './retention.js';
 import { rollupsRepository } from './rollup-reads.js';
@@ -36,6 +38,8 @@ export function repositories(database: Database) {
     maintenance: maintenanceRepository(database.db, outbox),
     statusPages: statusPagesRepository(database.db),
     statusSubscribers: statusSubscribersRepository(database.db, outbox),
+    notificationChannels: notificationChannelsRepository(database.db),
+    deliveryLog: deliveryLogRepository(database.db),
   };
 }
 

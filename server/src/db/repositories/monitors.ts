@@ -1,4 +1,10 @@
-import type { CheckDetails, MonitorInput, MonitorStatus } from '@pagewatch/contract';
+import {
+  defaultAlertRules,
+  type AlertRules,
+  type CheckDetails,
+  type MonitorInput,
+  type MonitorStatus,
+} from '@pagewatch/contract';
 import type { Kysely, Selectable } from 'kysely';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { MonitorRecord, MonitorSettings, RecentEntry } from '../../domain/monitor.js';
@@ -6,6 +12,7 @@ import { splitInput } from '../../domain/monitor.js';
 import { HOUR_MS, hourBucket } from '../../domain/windows.js';
 import { decodeOutcome, toMs } from '../codecs.js';
 import type { DB, MonitorsTable } from '../schema.js';
+import { setMonitorChannels } from './notification-channels.js';
 
 /** Rows deleted per statement when a monitor's history goes. */
 const DELETE_BATCH = 5000;
@@ -39,6 +46,7 @@ const columns = [
   'updated_at',
   'push_token',
   'last_ping_at',
+  'alert_rules',
 ] as const;
 
 type Row = Pick<Selectable<MonitorsTable>, (typeof columns)[number]>;
@@ -78,6 +86,7 @@ function toRecord(row: Row): MonitorRecord {
     lastDetails: row.last_details === null ? null : (JSON.parse(row.last_details) as CheckDetails),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    alerts: row.alert_rules === null ? null : (JSON.parse(row.alert_rules) as AlertRules),
     ...(row.push_token === null ? {} : { pushToken: row.push_token, lastPingAt: row.last_ping_at }),
   };
 }
@@ -118,7 +127,14 @@ function definitionColumns(input: MonitorInput) {
     tags: JSON.stringify(common.tags),
     description: common.description,
     paused: common.paused ? 1 : 0,
+    alert_rules: alertRulesColumn(input.alerts),
   };
+}
+
+/** Null stands for the defaults, so a change of defaults reaches monitors that kept them. */
+function alertRulesColumn(rules: AlertRules | undefined): string | null {
+  if (!rules || JSON.stringify(rules) === JSON.stringify(defaultAlertRules)) return null;
+  return JSON.stringify(rules);
 }
 
 export interface UptimeRow {
@@ -131,31 +147,38 @@ export interface UptimeRow {
 /** Monitor definitions and their persisted state. */
 export function monitorsRepository(db: Kysely<DB>) {
   return {
-    /** `secret` is the sealed request credential kept apart from the settings, if any. */
+    /**
+     * `secret` is the sealed request credential kept apart from the settings, if any;
+     * `channelIds` the channels it alerts through, linked in the same transaction.
+     */
     async insert(
       input: MonitorInput,
       now: number,
       push: PushTokenWrite | null = null,
       secret: string | null = null,
+      channelIds: readonly number[] = [],
     ): Promise<MonitorRecord> {
-      const row = await db
-        .insertInto('monitors')
-        .values({
-          ...definitionColumns(input),
-          ...(push ? pushColumns(push) : {}),
-          secret,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning(columns)
-        .executeTakeFirstOrThrow();
-      return toRecord(row);
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('monitors')
+          .values({
+            ...definitionColumns(input),
+            ...(push ? pushColumns(push) : {}),
+            secret,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning(columns)
+          .executeTakeFirstOrThrow();
+        await setMonitorChannels(trx, row.id, channelIds);
+        return toRecord(row);
+      });
     },
 
     /**
      * Replaces the definition; a changed type or target starts over from pending. `push`
      * sets (or with null clears) the push token; undefined keeps it. `secret` replaces the
-     * sealed request credential.
+     * sealed request credential; `channelIds` replaces the channel links (undefined keeps them).
      */
     async replace(
       id: number,
@@ -164,22 +187,27 @@ export function monitorsRepository(db: Kysely<DB>) {
       resetState: boolean,
       push?: PushTokenWrite | null,
       secret: string | null = null,
+      channelIds?: readonly number[],
     ) {
-      const row = await db
-        .updateTable('monitors')
-        .set({
-          ...definitionColumns(input),
-          ...(push === undefined ? {} : pushColumns(push)),
-          secret,
-          updated_at: now,
-          ...(resetState
-            ? { status: 'pending', failures: 0, status_changed_at: null, last_details: null }
-            : {}),
-        })
-        .where('id', '=', id)
-        .returning(columns)
-        .executeTakeFirst();
-      return row ? toRecord(row) : null;
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('monitors')
+          .set({
+            ...definitionColumns(input),
+            ...(push === undefined ? {} : pushColumns(push)),
+            secret,
+            updated_at: now,
+            ...(resetState
+              ? { status: 'pending', failures: 0, status_changed_at: null, last_details: null }
+              : {}),
+          })
+          .where('id', '=', id)
+          .returning(columns)
+          .executeTakeFirst();
+        if (!row) return null;
+        if (channelIds) await setMonitorChannels(trx, id, channelIds);
+        return toRecord(row);
+      });
     },
 
     async setPaused(id: number, paused: boolean, now: number): Promise<MonitorRecord | null> {

@@ -1,4 +1,10 @@
-import { atLeast, type BasicAuthView, type HttpAuthView, type Monitor } from '@pagewatch/contract';
+import {
+  atLeast,
+  defaultAlertRules,
+  type BasicAuthView,
+  type HttpAuthView,
+  type Monitor,
+} from '@pagewatch/contract';
 import { actorRole, type RequestContext } from '../../domain/actor.js';
 import { displayStatus } from '../../domain/monitor-state.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
@@ -60,7 +66,12 @@ function basicAuthView(
 }
 
 /** The full monitor, definition included, for its page and its edit form. */
-export function presentMonitor(m: MonitorRecord, view: MonitorView, maintenance = false): Monitor {
+export function presentMonitor(
+  m: MonitorRecord,
+  view: MonitorView,
+  maintenance = false,
+  channelIds: number[] = [],
+): Monitor {
   return {
     id: m.id,
     status: displayStatus(m.state, m.paused, maintenance),
@@ -83,5 +94,7 @@ export function presentMonitor(m: MonitorRecord, view: MonitorView, maintenance 
     paused: m.paused,
     ...pushFields(m, view),
     lastDetails: m.lastDetails ?? null,
+    alerts: m.alerts ?? defaultAlertRules,
+    channelIds,
   } as Monitor; // settings and type were validated together by MonitorInput when stored
 }

@@ -4,6 +4,7 @@ import type { MonitorRecord } from '../../domain/monitor.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { newPushToken } from '../push/token.js';
+import { channelsToLink } from './channels.js';
 import { sealCredentials } from './credentials.js';
 
 export async function createMonitor(
@@ -13,11 +14,13 @@ export async function createMonitor(
 ): Promise<MonitorRecord> {
   const push = input.type === 'push' ? newPushToken() : null;
   const sealed = sealCredentials(input, null, deps.secrets);
+  const channelIds = await channelsToLink(deps, input.channelIds, true);
   const monitor = await deps.repos.monitors.insert(
     sealed.input,
     deps.clock.now(),
     push,
     sealed.secret,
+    channelIds,
   );
   await audit(
     deps,

@@ -7,3 +7,7 @@ export async function getMonitor(deps: ServiceDeps, id: number): Promise<Monitor
   if (!monitor) throw notFound('Monitor');
   return monitor;
 }
+
+/** The channels a monitor alerts through. */
+export const monitorChannelIds = (deps: ServiceDeps, id: number): Promise<number[]> =>
+  deps.repos.notificationChannels.channelIdsOf(id);

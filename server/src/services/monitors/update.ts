@@ -5,6 +5,7 @@ import { notFound } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { newPushToken } from '../push/token.js';
+import { channelsToLink } from './channels.js';
 import { sealCredentials } from './credentials.js';
 
 /** Names of the fields whose value differs; values stay out of the audit log (headers hold secrets). */
@@ -26,6 +27,7 @@ export async function updateMonitor(
   const before = await deps.repos.monitors.findById(id);
   if (!before) throw notFound('Monitor');
   const sealed = sealCredentials(input, before, deps.secrets);
+  const channelIds = await channelsToLink(deps, input.channelIds, false);
   const { settings } = splitInput(sealed.input);
   // A push monitor's settings (its grace period) say when, not what: no new target.
   const retargeted =
@@ -47,9 +49,13 @@ export async function updateMonitor(
     retargeted,
     push,
     sealed.secret,
+    channelIds,
   );
   if (!monitor) throw notFound('Monitor');
   const changed = changedFields(before, sealed.input);
+  if (JSON.stringify(monitor.alerts ?? null) !== JSON.stringify(before.alerts ?? null))
+    changed.push('alerts');
+  if (channelIds) changed.push('channelIds');
   if (sealed.secretChanged && !changed.includes(sealed.field)) changed.push(sealed.field);
   await audit(
     deps,

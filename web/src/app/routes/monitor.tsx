@@ -1,4 +1,6 @@
 import '../../styles/incidents.css';
+import '../../styles/account.css';
+import '../../styles/notifications.css';
 import { MonitorIncidents } from '../../features/incidents/components/MonitorIncidents';
 import { CertificatePanel } from '../../features/monitors/components/CertificatePanel';
 import { ChecksTable } from '../../features/monitors/components/ChecksTable';
@@ -8,6 +10,7 @@ import { MonitorSettings } from '../../features/monitors/components/MonitorSetti
 import { MonitorHeader } from '../../features/monitors/components/MonitorHeader';
 import { UptimeSummary } from '../../features/monitors/components/UptimeSummary';
 import { displayOf } from '../../features/monitors/kinds/display';
+import { MonitorDeliveries } from '../../features/notifications/components/MonitorDeliveries';
 import { WithMonitor } from './WithMonitor';
 
 function MonitorRoute() {
@@ -27,6 +30,7 @@ function MonitorRoute() {
               <CertificatePanel certificate={monitor.lastDetails.certificate} />
             )}
             <MonitorIncidents monitorId={monitor.id} />
+            <MonitorDeliveries monitorId={monitor.id} />
             <MonitorSettings monitor={monitor} />
             <ChecksTable monitorId={monitor.id} />
           </>

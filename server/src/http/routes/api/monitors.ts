@@ -18,7 +18,7 @@ import { listChecks } from '../../../services/checks/list.js';
 import { monitorStats } from '../../../services/checks/stats.js';
 import { checkMonitorNow } from '../../../services/monitors/check-now.js';
 import { createMonitor } from '../../../services/monitors/create.js';
-import { getMonitor } from '../../../services/monitors/get.js';
+import { getMonitor, monitorChannelIds } from '../../../services/monitors/get.js';
 import { listMonitors } from '../../../services/monitors/list.js';
 import { setMonitorPaused } from '../../../services/monitors/pause.js';
 import { removeMonitor } from '../../../services/monitors/remove.js';
@@ -43,7 +43,12 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
   const view = (ctx: RequestContext) => monitorView(ctx, deps.publicUrl);
   // A monitor in an active maintenance window shows `maintenance` (SPEC §4).
   const present = async (m: MonitorRecord, ctx: RequestContext) =>
-    presentMonitor(m, view(ctx), (await maintenanceNow(deps))(m.id));
+    presentMonitor(
+      m,
+      view(ctx),
+      (await maintenanceNow(deps))(m.id),
+      await monitorChannelIds(deps, m.id),
+    );
 
   api.add(app, {
     method: 'GET',

@@ -21,10 +21,21 @@ import { TcpExchangeSection, TcpTargetFields } from './sections-tcp';
 import { DnsAnswerSection, DnsTargetFields } from './sections-dns';
 import { TlsCertificateSection, TlsTargetFields } from './sections-tls';
 import { BrowserAccessSection, BrowserPageSection, BrowserTargetFields } from './sections-browser';
+import { AlertsSection } from './sections-alerts';
 import { useMonitorForm } from './useMonitorForm';
 
 // Form fields shared by every type; `type` and `paused` are not edited as fields here.
 const commonFields: string[] = monitorCommonKeys.filter((k) => k !== 'type' && k !== 'paused');
+
+// The Alerts section's fields, as the contract names them and as typed (not-a-number errors).
+const alertFields = [
+  'alerts.',
+  'channelIds',
+  'alertAfterChecks',
+  'alertRenotify',
+  'alertFlapThreshold',
+  'alertFlapWindow',
+];
 
 /**
  * Per type: the fields after the name, the schedule (when the common one does not fit), and
@@ -61,7 +72,7 @@ interface MonitorFormProps {
 export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: MonitorFormProps) {
   const form = useMonitorForm(initial, mutation, onSaved);
   const { values: v, set, errorFor } = form;
-  const fields = [...commonFields, ...formKinds[v.type].fields];
+  const fields = [...commonFields, ...alertFields, ...formKinds[v.type].fields];
   const isKnown = (key: string) =>
     fields.some((f) => (f.endsWith('.') ? key.startsWith(f) : key === f));
   const { Target, Schedule = ScheduleSection, sections } = kindSections[v.type];
@@ -119,6 +130,8 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
       {sections.map((Section, i) => (
         <Section key={`${v.type}-${i}`} {...section} />
       ))}
+
+      <AlertsSection {...section} />
 
       <DetailsSection {...section} />
 

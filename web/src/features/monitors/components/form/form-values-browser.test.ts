@@ -1,4 +1,4 @@
-import type { Monitor } from '@pagewatch/contract';
+import { defaultAlertRules, type Monitor } from '@pagewatch/contract';
 import { describe, expect, it } from 'vitest';
 import { emptyValues, fromMonitor, newHeaderRow, toDraft, type FormValues } from './form-values';
 import { validate } from './validate';
@@ -40,6 +40,8 @@ const saved: Extract<Monitor, { type: 'browser' }> = {
   lastDetails: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  alerts: defaultAlertRules,
+  channelIds: [],
 };
 
 describe('browser form values', () => {
@@ -72,6 +74,7 @@ describe('browser form values', () => {
       tags: [],
       description: '',
       paused: false,
+      alerts: defaultAlertRules,
     });
     expect(headerKeys).toHaveLength(1);
     expect(validate(browser()).valid).toBe(true);

@@ -1,4 +1,4 @@
-import type { Monitor } from '@pagewatch/contract';
+import { defaultAlertRules, type Monitor } from '@pagewatch/contract';
 import { describe, expect, it } from 'vitest';
 import { emptyValues, fromMonitor, toDraft, type FormValues } from './form-values';
 import { validate } from './validate';
@@ -12,6 +12,7 @@ const common = {
   tags: [],
   description: '',
   paused: false,
+  alerts: defaultAlertRules,
 };
 const state = {
   status: 'up' as const,
@@ -20,6 +21,8 @@ const state = {
   lastDetails: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  alerts: defaultAlertRules,
+  channelIds: [],
 };
 
 const dns = (over: Partial<FormValues> = {}): FormValues => ({

@@ -1,4 +1,4 @@
-import type { Monitor } from '@pagewatch/contract';
+import { defaultAlertRules, type Monitor } from '@pagewatch/contract';
 import { describe, expect, it } from 'vitest';
 import { newAssertionRow } from './assertion-rows';
 import { emptyValues, fromMonitor, toDraft, type FormValues } from './form-values';
@@ -46,6 +46,8 @@ const saved: Extract<Monitor, { type: 'http' }> = {
   lastDetails: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  alerts: defaultAlertRules,
+  channelIds: [],
 };
 
 describe('http form values', () => {

@@ -1,4 +1,4 @@
-import type { Monitor } from '@pagewatch/contract';
+import { defaultAlertRules, type Monitor } from '@pagewatch/contract';
 import { describe, expect, it } from 'vitest';
 import { absolutePushUrl, pushExamples } from '../PushUrlPanel';
 import { emptyValues, fromMonitor, toDraft, type FormValues } from './form-values';
@@ -33,6 +33,8 @@ const saved: Extract<Monitor, { type: 'push' }> = {
   lastDetails: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  alerts: defaultAlertRules,
+  channelIds: [],
 };
 
 describe('push form values', () => {
@@ -50,6 +52,7 @@ describe('push form values', () => {
       tags: [],
       description: '',
       paused: false,
+      alerts: defaultAlertRules,
     });
     expect(validate(push()).valid).toBe(true);
   });

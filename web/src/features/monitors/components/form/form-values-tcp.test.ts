@@ -1,4 +1,4 @@
-import type { Monitor } from '@pagewatch/contract';
+import { defaultAlertRules, type Monitor } from '@pagewatch/contract';
 import { describe, expect, it } from 'vitest';
 import { emptyValues, fromMonitor, toDraft, type FormValues } from './form-values';
 import { validate } from './validate';
@@ -33,6 +33,8 @@ const saved: Extract<Monitor, { type: 'tcp' }> = {
   lastDetails: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  alerts: defaultAlertRules,
+  channelIds: [],
 };
 
 describe('tcp form values', () => {
@@ -53,6 +55,7 @@ describe('tcp form values', () => {
       tags: [],
       description: '',
       paused: false,
+      alerts: defaultAlertRules,
     });
     expect(validate(tcp()).valid).toBe(true);
   });

@@ -1,14 +1,15 @@
-import type {
-  BodyType,
-  DnsMatch,
-  DnsRecordType,
-  BrowserViewport,
-  BrowserWaitFor,
-  HttpMethod,
-  IpFamily,
-  Monitor,
-  MonitorDraft,
-  MonitorType,
+import {
+  alertDefaults,
+  type BodyType,
+  type DnsMatch,
+  type DnsRecordType,
+  type BrowserViewport,
+  type BrowserWaitFor,
+  type HttpMethod,
+  type IpFamily,
+  type Monitor,
+  type MonitorDraft,
+  type MonitorType,
 } from '@pagewatch/contract';
 import type { AssertionRow } from './assertion-rows';
 import { formKinds } from './kinds';
@@ -77,6 +78,15 @@ export interface FormValues {
   tags: string;
   description: string;
   paused: boolean;
+  alertAfterChecks: string;
+  /** Empty: no reminders while down. */
+  alertRenotify: string;
+  alertRecovery: boolean;
+  alertDegraded: boolean;
+  alertFlapThreshold: string;
+  alertFlapWindow: string;
+  /** Channels ticked; null on a new monitor until touched: the default channels. */
+  channelIds: number[] | null;
 }
 
 let nextKey = 1;
@@ -132,6 +142,13 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   tags: '',
   description: '',
   paused: false,
+  alertAfterChecks: String(alertDefaults.afterChecks),
+  alertRenotify: '',
+  alertRecovery: alertDefaults.notifyRecovery,
+  alertDegraded: alertDefaults.notifyDegraded,
+  alertFlapThreshold: String(alertDefaults.flapThreshold),
+  alertFlapWindow: String(alertDefaults.flapWindowS),
+  channelIds: null,
 });
 
 export function fromMonitor(m: Monitor): FormValues {
@@ -147,6 +164,14 @@ export function fromMonitor(m: Monitor): FormValues {
     tags: m.tags.join(', '),
     description: m.description,
     paused: m.paused,
+    alertAfterChecks: String(m.alerts.afterChecks),
+    alertRenotify:
+      m.alerts.renotifyEveryChecks === null ? '' : String(m.alerts.renotifyEveryChecks),
+    alertRecovery: m.alerts.notifyRecovery,
+    alertDegraded: m.alerts.notifyDegraded,
+    alertFlapThreshold: String(m.alerts.flapThreshold),
+    alertFlapWindow: String(m.alerts.flapWindowS),
+    channelIds: m.channelIds,
   };
 }
 
@@ -184,7 +209,11 @@ export type NumberField =
   | 'port'
   | 'warnDays'
   | 'graceSeconds'
-  | 'lcpThresholdMs';
+  | 'lcpThresholdMs'
+  | 'alertAfterChecks'
+  | 'alertRenotify'
+  | 'alertFlapThreshold'
+  | 'alertFlapWindow';
 
 /** Reads a number field: undefined when empty (or not a number, which is noted). */
 export type ReadNumber = (field: NumberField) => number | undefined;
@@ -214,6 +243,15 @@ export function toDraft(v: FormValues): DraftResult {
     tags: splitList(v.tags),
     description: v.description,
     paused: v.paused,
+    alerts: {
+      afterChecks: num('alertAfterChecks'),
+      renotifyEveryChecks: num('alertRenotify') ?? null,
+      notifyRecovery: v.alertRecovery,
+      notifyDegraded: v.alertDegraded,
+      flapThreshold: num('alertFlapThreshold'),
+      flapWindowS: num('alertFlapWindow'),
+    },
+    ...(v.channelIds === null ? {} : { channelIds: v.channelIds }),
   } as MonitorDraft;
   return {
     draft,

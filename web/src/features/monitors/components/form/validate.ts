@@ -25,6 +25,7 @@ export interface RowKeys {
 export function fieldKeyFor(path: string, keys: RowKeys): string {
   const [head = '', second, third] = path.split('.');
   if (Object.hasOwn(listFields, head)) return head;
+  if (head === 'alerts' && second !== undefined) return `alerts.${second}`;
   if (head === 'headers') {
     const key = second === undefined ? undefined : keys.headerKeys[Number(second)];
     if (key === undefined) return 'headers';

@@ -1,0 +1,27 @@
+import type { ServiceDeps } from '../deps.js';
+import { validationFailed } from '../../lib/errors.js';
+
+/**
+ * The channels a monitor write links: the given ones (each must exist), else the default
+ * channels for a new monitor, else undefined (an update keeps its links).
+ */
+export async function channelsToLink(
+  deps: ServiceDeps,
+  given: readonly number[] | undefined,
+  creating: boolean,
+): Promise<number[] | undefined> {
+  const repo = deps.repos.notificationChannels;
+  if (given === undefined) return creating ? repo.defaultIds() : undefined;
+  const known = await repo.existingIds(given);
+  const unknown = given.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw validationFailed([
+      {
+        path: 'channelIds',
+        message: `No notification channel has id ${unknown.join(', ')}`,
+        code: 'custom',
+      },
+    ]);
+  }
+  return [...new Set(given)];
+}

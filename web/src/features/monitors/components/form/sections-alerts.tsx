@@ -1,0 +1,105 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { useMe } from '../../../auth/api/session';
+import { atLeast } from '../../../auth/roles';
+import { channelListQuery } from '../../../notifications/api/queries';
+import { KindBadge } from '../../../notifications/components/KindBadge';
+import { CheckboxField, TextInputField } from './controls';
+import type { SectionProps } from './section-props';
+
+/** Where and when this monitor alerts: its channels (defaults ticked when new) and rules. */
+export function AlertsSection({ v, set, errorFor, text }: SectionProps) {
+  const me = useMe();
+  const channels = useQuery(channelListQuery());
+  const items = useMemo(() => channels.data?.items ?? [], [channels.data]);
+  const ticked = v.channelIds ?? items.filter((c) => c.isDefault).map((c) => c.id);
+  const toggle = (id: number, on: boolean) =>
+    set('channelIds', on ? [...ticked, id] : ticked.filter((c) => c !== id), 'channelIds');
+  const err = (key: string, typed: string) => errorFor(`alerts.${key}`) ?? errorFor(typed);
+
+  return (
+    <fieldset className="form__section" data-testid="alerts-section">
+      <legend className="form__legend">Alerts</legend>
+      <fieldset className="alert-channels" aria-describedby="alert-channels-hint">
+        <legend className="field__label">Send alerts to</legend>
+        {items.map((c) => (
+          <CheckboxField
+            key={c.id}
+            name={`channel-${c.id}`}
+            label={
+              <>
+                <KindBadge kind={c.kind} compact /> {c.name}
+                {!c.enabled && <span className="muted"> (disabled)</span>}
+              </>
+            }
+            checked={ticked.includes(c.id)}
+            onChange={(on) => toggle(c.id, on)}
+          />
+        ))}
+      </fieldset>
+      <p id="alert-channels-hint" className="field__hint">
+        {channels.isPending
+          ? 'Loading channels…'
+          : items.length === 0
+            ? 'No notification channels yet. '
+            : 'Channels marked as default are ticked on new monitors. '}
+        {items.length === 0 && atLeast(me.role, 'admin') && (
+          <Link to="/notifications/new">Add a channel</Link>
+        )}
+      </p>
+      {errorFor('channelIds') && (
+        <p className="field__error" role="alert">
+          {errorFor('channelIds')}
+        </p>
+      )}
+      <div className="form__grid form__grid--narrow">
+        <TextInputField
+          name="alerts.afterChecks"
+          label="Alert after (checks)"
+          error={err('afterChecks', 'alertAfterChecks')}
+          hint="Confirmed-down checks before the first alert; 1 alerts at once."
+          kind="number"
+          input={text('alertAfterChecks')}
+        />
+        <TextInputField
+          name="alerts.renotifyEveryChecks"
+          label="Re-notify every (checks)"
+          optional
+          error={err('renotifyEveryChecks', 'alertRenotify')}
+          hint="Reminders while it stays down; empty sends none."
+          kind="number"
+          input={{ placeholder: 'Never', ...text('alertRenotify') }}
+        />
+        <TextInputField
+          name="alerts.flapThreshold"
+          label="Flapping after (changes)"
+          error={err('flapThreshold', 'alertFlapThreshold')}
+          hint="More status changes than this within the window pause alerts."
+          kind="number"
+          input={text('alertFlapThreshold')}
+        />
+        <TextInputField
+          name="alerts.flapWindowS"
+          label="Flap window (seconds)"
+          error={err('flapWindowS', 'alertFlapWindow')}
+          hint="60 to 86,400."
+          kind="number"
+          input={text('alertFlapWindow')}
+        />
+      </div>
+      <CheckboxField
+        name="alerts.notifyRecovery"
+        label="Alert when it recovers"
+        checked={v.alertRecovery}
+        onChange={(on) => set('alertRecovery', on)}
+      />
+      <CheckboxField
+        name="alerts.notifyDegraded"
+        label="Alert when it becomes degraded"
+        checked={v.alertDegraded}
+        onChange={(on) => set('alertDegraded', on)}
+      />
+    </fieldset>
+  );
+}

@@ -1,0 +1,216 @@
+import {
+  ChannelCreateInput,
+  ChannelUpdateInput,
+  type NotificationChannel,
+} from '@pagewatch/contract';
+import { useMemo, useState, type FormEvent } from 'react';
+import { Button, ButtonLink } from '../../../components/ui/Button';
+import { Field } from '../../../components/ui/Field';
+import { ErrorNotice } from '../../../components/ui/Notice';
+import { isApiError } from '../../../lib/api';
+import { plural } from '../../../lib/format';
+import {
+  CheckboxField,
+  SelectField,
+  TextInputField,
+} from '../../monitors/components/form/controls';
+import { useSaveChannel } from '../api/mutations';
+import {
+  emptyChannel,
+  fromChannel,
+  kindOptions,
+  toChannelInput,
+  type ChannelValues,
+} from '../form-values';
+import { channelKindSpecs, templatePlaceholders } from '../kinds';
+import { KindFields } from './KindFields';
+
+/** "config.to.0" and "config.headers.1.name" belong to the field "config.to" / "config.headers". */
+function fieldOf(path: readonly PropertyKey[]): string {
+  const [head, second] = path.map(String);
+  if (head === 'config' || head === 'secrets' || head === 'template')
+    return second ? `${head}.${second}` : head;
+  return head ?? '';
+}
+
+const humanise = (m: string) => (m.startsWith('Invalid input') ? 'This value is not valid' : m);
+
+function errorMap(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {
+  const errors: Record<string, string> = {};
+  for (const i of issues) errors[fieldOf(i.path)] ??= humanise(i.message);
+  return errors;
+}
+
+interface ChannelFormProps {
+  channel: NotificationChannel | null;
+  onSaved: (channel: NotificationChannel) => void;
+}
+
+/** Create or edit a channel; the kind's fields come from its table, checked by the contract. */
+export function ChannelForm({ channel, onSaved }: ChannelFormProps) {
+  const [v, setValues] = useState<ChannelValues>(() =>
+    channel ? fromChannel(channel) : emptyChannel(),
+  );
+  const [submitted, setSubmitted] = useState(false);
+  const [server, setServer] = useState<Record<string, string>>({});
+  const save = useSaveChannel(channel?.id ?? null);
+  // Same kind on edit: secrets may be left out. A new kind needs all of its own.
+  const schema = channel && channel.kind === v.kind ? ChannelUpdateInput : ChannelCreateInput;
+  const local = useMemo(() => {
+    const parsed = schema.safeParse(toChannelInput(v));
+    return parsed.success ? {} : errorMap(parsed.error.issues);
+  }, [schema, v]);
+  const errorFor = (key: string) => server[key] ?? (submitted ? local[key] : undefined);
+  const patch = (p: Partial<ChannelValues>, keys: string[]) => {
+    setValues((old) => ({ ...old, ...p }));
+    setServer((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))));
+  };
+  const setField = (key: string, value: string | boolean) =>
+    setValues((old) => {
+      setServer((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== key)));
+      return { ...old, fields: { ...old.fields, [key]: value } };
+    });
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSubmitted(true);
+    setServer({});
+    if (Object.keys(local).length > 0) {
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>('.channel-form [aria-invalid="true"]')?.focus(),
+      );
+      return;
+    }
+    save.mutate(toChannelInput(v), {
+      onSuccess: onSaved,
+      onError: (error) => {
+        if (isApiError(error) && error.fieldErrors.length > 0)
+          setServer(errorMap(error.fieldErrors.map((e) => ({ ...e, path: e.path.split('.') }))));
+      },
+    });
+  };
+
+  const shownErrors = Object.keys(submitted ? { ...local, ...server } : server).length;
+  const spec = channelKindSpecs[v.kind];
+  return (
+    <form className="form channel-form" noValidate onSubmit={onSubmit}>
+      <fieldset className="form__section">
+        <legend className="form__legend">Channel</legend>
+        <div className="form__grid">
+          <SelectField
+            name="kind"
+            label="Kind"
+            error={errorFor('kind')}
+            hint={spec.blurb}
+            value={v.kind}
+            options={kindOptions}
+            onChange={(kind) =>
+              setValues((old) => ({
+                ...emptyChannel(kind),
+                name: old.name,
+                isDefault: old.isDefault,
+                enabled: old.enabled,
+                templateTitle: old.templateTitle,
+                templateBody: old.templateBody,
+                secretsSet: channel?.kind === kind ? channel.secretsSet : [],
+              }))
+            }
+          />
+          <TextInputField
+            name="name"
+            label="Name"
+            error={errorFor('name')}
+            kind="text"
+            input={{
+              value: v.name,
+              placeholder: 'e.g. On-call phones',
+              onChange: (e) => patch({ name: e.target.value }, ['name']),
+            }}
+          />
+        </div>
+      </fieldset>
+
+      <fieldset className="form__section">
+        <legend className="form__legend">{spec.label} settings</legend>
+        <KindFields values={v} setField={setField} errorFor={errorFor} />
+      </fieldset>
+
+      <fieldset className="form__section">
+        <legend className="form__legend">Message</legend>
+        <TextInputField
+          name="template.title"
+          label="Title template"
+          optional
+          error={errorFor('template.title')}
+          hint="Empty uses the default title."
+          kind="text"
+          input={{
+            value: v.templateTitle,
+            placeholder: '{{monitor.name}} is {{status}}',
+            onChange: (e) => patch({ templateTitle: e.target.value }, ['template.title']),
+          }}
+        />
+        <Field
+          name="template.body"
+          label="Body template"
+          optional
+          error={errorFor('template.body')}
+          hint="Empty uses the default message."
+        >
+          {(p) => (
+            <textarea
+              {...p}
+              className="input"
+              rows={3}
+              value={v.templateBody}
+              onChange={(e) => patch({ templateBody: e.target.value }, ['template.body'])}
+            />
+          )}
+        </Field>
+        <p className="placeholders">
+          <span className="placeholders__label">Placeholders:</span>
+          {templatePlaceholders.map((p) => (
+            <code key={p}>{p}</code>
+          ))}
+        </p>
+      </fieldset>
+
+      <fieldset className="form__section">
+        <legend className="form__legend">Use</legend>
+        <CheckboxField
+          name="isDefault"
+          label="Default for new monitors"
+          hint="Ticked in the alert settings of each new monitor."
+          checked={v.isDefault}
+          onChange={(isDefault) => patch({ isDefault }, [])}
+        />
+        <CheckboxField
+          name="enabled"
+          label="Enabled"
+          hint="A disabled channel sends nothing, not even queued alerts."
+          checked={v.enabled}
+          onChange={(enabled) => patch({ enabled }, [])}
+        />
+      </fieldset>
+
+      <div className="form__footer">
+        {shownErrors > 0 && (
+          <p className="form__summary" role="alert">
+            Fix {plural(shownErrors, 'field')} marked above to continue.
+          </p>
+        )}
+        {save.error && !(isApiError(save.error) && save.error.fieldErrors.length > 0) && (
+          <ErrorNotice error={save.error} />
+        )}
+        <div className="form__buttons">
+          <ButtonLink to="/notifications" variant="ghost">
+            Cancel
+          </ButtonLink>
+          <Button type="submit" variant="primary" busy={save.isPending}>
+            {channel ? 'Save changes' : 'Add channel'}
+          </Button>
+        </div>
+      </div>
+    </form>
+  );
+}
