@@ -14,6 +14,7 @@ import { rollupsRepository } from './rollup-reads.js';
 import { sessionsRepository } from './sessions.js';
 import { statusPagesRepository } from './status-pages.js';
 import { statusSubscribersRepository } from './status-subscribers.js';
+import { statusPublicRepository } from './status-public.js';
 import { usersRepository } from './users.js';
 
 export function repositories(database: Database) {
@@ -36,6 +37,7 @@ export function repositories(database: Database) {
     maintenance: maintenanceRepository(database.db),
     statusPages: statusPagesRepository(database.db),
     statusSubscribers: statusSubscribersRepository(database.db),
+    statusPublic: statusPublicRepository(database.db),
   };
 }
 
