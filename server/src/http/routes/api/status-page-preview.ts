@@ -39,7 +39,8 @@ export function statusPagePreviewRoutes(
   api.add(app, {
     method: 'GET',
     url: '/api/v1/status-pages/:id/preview',
-    access: 'editor',
+    // Reading a saved page is a viewer's right (SPEC §6); only drafts are an editor's tool.
+    access: 'viewer',
     tag,
     summary: 'The public HTML of a saved page, published or not',
     params: IdParams,
