@@ -18,7 +18,13 @@ function Component({ c }: { c: PublicComponent }) {
       ) : null}
       {c.days ? <Bars days={c.days} name={c.name} /> : null}
       <div className="foot">
-        {c.days ? <span>{c.days.length} days ago</span> : null}
+        {/* Phones show the last 30 days only (CSS). */}
+        {c.days ? (
+          <span>
+            <span className="long">{c.days.length} days ago</span>
+            <span className="short">30 days ago</span>
+          </span>
+        ) : null}
         <span>
           {formatPercent(c.uptime)} uptime
           {c.latencyMs !== undefined && c.latencyMs !== null ? ` · ${c.latencyMs} ms` : ''}

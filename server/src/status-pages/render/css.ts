@@ -21,6 +21,8 @@ a:focus-visible,[tabindex]:focus-visible{outline:2px solid var(--accent);outline
 .top .wrap{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem 1rem}
 .logo{max-height:3rem;max-width:12rem;width:auto}
 h1{font-size:1.5rem;margin:0;flex:1 1 12rem;overflow-wrap:anywhere}
+h1 a{color:inherit;text-decoration:none}
+.short{display:none}
 h2{font-size:1.125rem;margin:2rem 0 .75rem;overflow-wrap:anywhere}
 h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .sub{border:1px solid var(--link);border-radius:.375rem;padding:.375rem .875rem;text-decoration:none;font-weight:600}
@@ -54,9 +56,9 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .msg{white-space:pre-wrap;overflow-wrap:anywhere;margin:.125rem 0 0}
 .state{font-weight:600}
 .none{padding:1rem 1.25rem;color:var(--muted);margin:0}
-.site{margin:2.5rem 0 2rem;color:var(--muted);font-size:.875rem;overflow-wrap:anywhere}
+.site{margin-top:2.5rem;margin-bottom:2rem;color:var(--muted);font-size:.875rem;overflow-wrap:anywhere}
 .site nav{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin-top:.75rem}
-@media (max-width:40rem){.bars li:nth-child(-n+60){display:none}.bars li:nth-child(-n+75):hover::after,.bars li:nth-child(-n+75):focus::after{right:auto;left:0}.banner,.comp,.inc{padding:.875rem}}
+@media (max-width:40rem){.bars li:nth-child(-n+60),.long{display:none}.short{display:inline}.bars li:nth-child(-n+75):hover::after,.bars li:nth-child(-n+75):focus::after{right:auto;left:0}.banner,.comp,.inc{padding:.875rem}}
 `;
 
 const compact = (css: string) => css.replace(/\n/g, '');
