@@ -48,6 +48,7 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .bars li:hover::after,.bars li:focus::after{content:attr(aria-label);position:absolute;z-index:2;bottom:calc(100% + .5rem);right:0;width:max-content;max-width:14rem;padding:.375rem .5rem;border-radius:.25rem;background:var(--tip);color:var(--tipfg);font-size:.8125rem;pointer-events:none}
 .bars li:nth-child(-n+45):hover::after,.bars li:nth-child(-n+45):focus::after{right:auto;left:0}
 .foot{display:flex;justify-content:space-between;gap:1rem;color:var(--muted);font-size:.8125rem}
+.foot>span:first-child,.foot>span:last-child{white-space:nowrap}
 .inc{padding:1rem 1.25rem;border-top:1px solid var(--line)}
 .inc:first-child{border-top:0}
 .inc.open{border-left:4px solid var(--down)}
