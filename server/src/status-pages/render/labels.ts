@@ -40,7 +40,18 @@ const timeFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
-export const shortDay = (date: string): string => dayFormat.format(new Date(`${date}T00:00:00Z`));
+const shortDays = new Map<string, string>();
+
+/** "12 Nov"; a page repeats the same 90 dates for every component, so they are kept. */
+export function shortDay(date: string): string {
+  let day = shortDays.get(date);
+  if (day === undefined) {
+    if (shortDays.size > 1000) shortDays.clear();
+    day = dayFormat.format(new Date(`${date}T00:00:00Z`));
+    shortDays.set(date, day);
+  }
+  return day;
+}
 export const when = (iso: string): string => `${timeFormat.format(new Date(iso))} UTC`;
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
