@@ -20,7 +20,11 @@ describe('public status page', () => {
   let url: string;
 
   async function monitor(name: string): Promise<number> {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/monitors', payload: monitorInput({ name }) });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: monitorInput({ name }),
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json<{ id: number }>().id;
   }
@@ -54,7 +58,10 @@ describe('public status page', () => {
     writes.push({
       monitorId: id,
       at: now - 1000,
-      run: last === 'down' ? downRun() : checkRun({ outcome: last, latencyMs: last === 'degraded' ? 2400 : 95 }),
+      run:
+        last === 'down'
+          ? downRun()
+          : checkRun({ outcome: last, latencyMs: last === 'degraded' ? 2400 : 95 }),
       status,
       failures: 0,
       recent: [],
@@ -81,7 +88,8 @@ describe('public status page', () => {
     await insertStatusPage(app.database, app.hub, {
       slug: 'acme',
       title: 'Acme Cloud',
-      description: 'Live status of **Acme Cloud**. Questions? Write to [support](mailto:help@example.com).',
+      description:
+        'Live status of **Acme Cloud**. Questions? Write to [support](mailto:help@example.com).',
       footer: '© Acme Cloud Ltd — all times UTC',
       subscriptions: { email: true, webhook: false },
       show: { currentLatency: true },
@@ -89,9 +97,16 @@ describe('public status page', () => {
         {
           title: 'Core services',
           components: [
-            { monitorId: api, displayName: 'Public API', description: 'REST and GraphQL endpoints' },
+            {
+              monitorId: api,
+              displayName: 'Public API',
+              description: 'REST and GraphQL endpoints',
+            },
             { monitorId: web, displayName: '' },
-            { monitorId: checkout, displayName: 'Checkout and payments with a rather long name to wrap' },
+            {
+              monitorId: checkout,
+              displayName: 'Checkout and payments with a rather long name to wrap',
+            },
           ],
         },
         {
@@ -117,7 +132,11 @@ describe('public status page', () => {
     await app.inject({
       method: 'POST',
       url: `/api/v1/incidents/${declared.json<{ id: number }>().id}/updates`,
-      payload: { state: 'identified', message: 'A network provider has an outage; traffic is being rerouted.', public: true },
+      payload: {
+        state: 'identified',
+        message: 'A network provider has an outage; traffic is being rerouted.',
+        public: true,
+      },
     });
     url = `${app.url}/status/acme`;
     browser = await launchBrowser();
@@ -127,7 +146,10 @@ describe('public status page', () => {
     await app?.stop();
   });
 
-  async function open(javaScriptEnabled: boolean, viewport = desktop): Promise<{ page: Page; errors: string[] }> {
+  async function open(
+    javaScriptEnabled: boolean,
+    viewport = desktop,
+  ): Promise<{ page: Page; errors: string[] }> {
     const context = await browser.newContext({ viewport, javaScriptEnabled });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -150,11 +172,16 @@ describe('public status page', () => {
       await page.getByRole('heading', { name: 'Website' }).waitFor();
       await page.getByRole('link', { name: 'Subscribe to updates' }).waitFor();
       // Nothing sticks out sideways, even at 320 px.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
       expect(overflow, size).toBeLessThanOrEqual(0);
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        await page.screenshot({ path: screenshotPath(`status-page-nojs-${size}-${scheme}`), fullPage: true });
+        await page.screenshot({
+          path: screenshotPath(`status-page-nojs-${size}-${scheme}`),
+          fullPage: true,
+        });
       }
       expect(errors).toEqual([]);
       await page.context().close();
@@ -174,7 +201,13 @@ describe('public status page', () => {
     await axePage.goto(url);
     await axePage.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
     const violations = await axePage.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
+          };
+        }
+      ).axe;
       const result = await axe.run();
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
     });
@@ -185,7 +218,10 @@ describe('public status page', () => {
 
   it('shows a day’s figures when its bar gets keyboard focus', async () => {
     const { page } = await open(false, desktop);
-    const bar = page.getByRole('list', { name: /Daily uptime of Public API/ }).getByRole('listitem').nth(77);
+    const bar = page
+      .getByRole('list', { name: /Daily uptime of Public API/ })
+      .getByRole('listitem')
+      .nth(77);
     // Tab from the last link before the bars reaches them in order.
     await page.getByRole('link', { name: 'support' }).focus();
     let focused = '';
@@ -199,7 +235,10 @@ describe('public status page', () => {
     expect(label).toMatch(/: 66\.67% up, 1 outage$/);
     const tip = await bar.evaluate((el) => getComputedStyle(el, '::after').content);
     expect(tip).toBe(`"${label}"`);
-    await page.locator('.comp').first().screenshot({ path: screenshotPath('status-page-tooltip-focus') });
+    await page
+      .locator('.comp')
+      .first()
+      .screenshot({ path: screenshotPath('status-page-tooltip-focus') });
     await page.context().close();
   });
 });

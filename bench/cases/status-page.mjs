@@ -5,6 +5,7 @@
 // Targets: ≥ 5,000 req/s, p99 ≤ 20 ms, HTML+CSS ≤ 30 KB gzip, uncached TTFB p50/p99 ≤ 15 ms.
 import http from 'node:http';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
@@ -93,7 +94,18 @@ function seedPage(dataDir, monitorIds) {
         ).run(page, section, c, monitorId, `Service ${s + 1}.${c + 1}`);
         for (let d = 1; d < 90; d++) {
           const down = (monitorId * 7 + d) % 23 === 0 ? 12 : 0;
-          rollup.run(monitorId, today - d * DAY, 8640, 8640 - down, 0, down, 8640 * 90_000, 8640 - down, 40_000, 400_000);
+          rollup.run(
+            monitorId,
+            today - d * DAY,
+            8640,
+            8640 - down,
+            0,
+            down,
+            8640 * 90_000,
+            8640 - down,
+            40_000,
+            400_000,
+          );
         }
       }
     }
@@ -106,7 +118,13 @@ function ttfb(port, urlPath) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const req = http.get(
-      { host: '127.0.0.1', port, path: urlPath, agent: false, headers: { 'accept-encoding': ENCODING } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: urlPath,
+        agent: false,
+        headers: { 'accept-encoding': ENCODING },
+      },
       (res) => {
         const first = performance.now() - t0;
         res.resume();
@@ -154,8 +172,12 @@ await runBench('status-page', async () => {
   const page = await request(port, url, { headers: { authorization: '' } });
   if (page.status !== 200) throw new Error(`GET ${url} → ${page.status}`);
   const gzipBytes = gzipSync(page.body, { level: 6 }).length;
-  const br = await request(port, url, { headers: { authorization: '', 'accept-encoding': ENCODING } });
-  console.log(`page: ${kb(page.body.length)} raw, ${kb(gzipBytes)} gzip, ${kb(br.body.length)} as served (${br.headers['content-encoding']})`);
+  const br = await request(port, url, {
+    headers: { authorization: '', 'accept-encoding': ENCODING },
+  });
+  console.log(
+    `page: ${kb(page.body.length)} raw, ${kb(gzipBytes)} gzip, ${kb(br.body.length)} as served (${br.headers['content-encoding']})`,
+  );
 
   console.log(`autocannon: ${CONNECTIONS} connections for ${LOAD_S} s…`);
   const load = await autocannon({
@@ -172,7 +194,11 @@ await runBench('status-page', async () => {
   const times = [];
   for (let i = 0; i < UNCACHED; i++) {
     const index = ids.indexOf(ids[i % COMPONENTS]);
-    const edit = await request(port, `/api/v1/monitors/${ids[index]}`, { method: 'PUT', body: body(index), agent });
+    const edit = await request(port, `/api/v1/monitors/${ids[index]}`, {
+      method: 'PUT',
+      body: body(index),
+      agent,
+    });
     if (edit.status !== 200) throw new Error(`PUT monitor → ${edit.status}: ${edit.body}`);
     const res = await ttfb(port, url);
     if (res.status !== 200) throw new Error(`GET ${url} → ${res.status}`);
@@ -190,12 +216,23 @@ await runBench('status-page', async () => {
   printTable(`GET ${url}, ${COMPONENTS} components, Accept-Encoding: ${ENCODING}`, [
     ['figure', 'value', 'target', 'verdict'],
     ['cached req/s (mean)', rps.toFixed(0), `≥ ${TARGET.rps}`, verdict(rps >= TARGET.rps)],
-    ['cached latency p50 / p99', `${ms(load.latency.p50)} / ${ms(p99)}`, `p99 ≤ ${TARGET.p99Ms} ms`, verdict(p99 <= TARGET.p99Ms)],
+    [
+      'cached latency p50 / p99',
+      `${ms(load.latency.p50)} / ${ms(p99)}`,
+      `p99 ≤ ${TARGET.p99Ms} ms`,
+      verdict(p99 <= TARGET.p99Ms),
+    ],
     ['HTML+CSS gzip', kb(gzipBytes), '≤ 30 KiB', verdict(gzipBytes <= TARGET.gzipBytes)],
-    ['uncached TTFB p50 / p99', `${ms(uncached.p50)} / ${ms(uncached.p99)}`, `≤ ${TARGET.ttfbMs} ms`, verdict(uncached.p99 <= TARGET.ttfbMs)],
+    [
+      'uncached TTFB p50 / p99',
+      `${ms(uncached.p50)} / ${ms(uncached.p99)}`,
+      `≤ ${TARGET.ttfbMs} ms`,
+      verdict(uncached.p99 <= TARGET.ttfbMs),
+    ],
     ['load average (1 min) at the end', load1.toFixed(2), '', ''],
   ]);
-  if (complaints.length > 0) console.log(`server complaints:\n${complaints.slice(0, 10).join('\n')}`);
+  if (complaints.length > 0)
+    console.log(`server complaints:\n${complaints.slice(0, 10).join('\n')}`);
   writeResult(
     'status-page',
     {

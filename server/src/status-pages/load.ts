@@ -1,9 +1,6 @@
 import type { MaintenanceRecord } from '../domain/maintenance/window.js';
 import { occurrences } from '../domain/maintenance/occurrences.js';
-import type {
-  PublicPageRecord,
-  PublicSectionRecord,
-} from '../db/repositories/status-public.js';
+import type { PublicPageRecord, PublicSectionRecord } from '../db/repositories/status-public.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { maintenanceNow } from '../services/maintenance/now.js';
 import { renderMarkdown } from './markdown.js';

@@ -149,9 +149,15 @@ export class StatusSite {
       case 'json':
         return { body: JSON.stringify(view), type: 'application/json; charset=utf-8' };
       case 'atom':
-        return { body: atomFeed(view, route.origin + base), type: 'application/atom+xml; charset=utf-8' };
+        return {
+          body: atomFeed(view, route.origin + base),
+          type: 'application/atom+xml; charset=utf-8',
+        };
       case 'rss':
-        return { body: rssFeed(view, route.origin + base), type: 'application/rss+xml; charset=utf-8' };
+        return {
+          body: rssFeed(view, route.origin + base),
+          type: 'application/rss+xml; charset=utf-8',
+        };
     }
   }
 
@@ -171,7 +177,10 @@ export class StatusSite {
         svg = statusBadge(label, componentStatus({ ...subject, description: '' }, inMaintenance));
       } else {
         const now = this.readDeps.clock.now();
-        const t = await repo.totals(monitorId, coarsestSpans('minute', now - windowMs[window], now));
+        const t = await repo.totals(
+          monitorId,
+          coarsestSpans('minute', now - windowMs[window], now),
+        );
         svg = uptimeBadge(label, window, uptimePercent(t.delivered, 0, t.checks));
       }
       return {

@@ -6,12 +6,7 @@ import type { IncidentSeverity, IncidentState } from '@pagewatch/contract';
  */
 
 export type OverallStatus =
-  | 'operational'
-  | 'degraded'
-  | 'partial_outage'
-  | 'major_outage'
-  | 'maintenance'
-  | 'no_data';
+  'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance' | 'no_data';
 
 export type ComponentStatus = 'up' | 'degraded' | 'down' | 'maintenance' | 'paused' | 'pending';
 export type DayState = 'up' | 'degraded' | 'down' | 'maintenance' | 'none';

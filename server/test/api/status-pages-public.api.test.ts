@@ -26,7 +26,11 @@ describe.each(engines)('public status pages on %s', (engine) => {
   afterAll(async () => t.stop());
 
   async function monitor(overrides: Parameters<typeof monitorInput>[0] = {}) {
-    const res = await t.inject({ method: 'POST', url: '/api/v1/monitors', ...json(monitorInput(overrides)) });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      ...json(monitorInput(overrides)),
+    });
     expect(res.statusCode, res.body).toBe(201);
     return Monitor.parse(res.json());
   }
@@ -112,7 +116,14 @@ describe.each(engines)('public status pages on %s', (engine) => {
     expect(unknown.statusCode).toBe(404);
     expect(hidden.body).toBe(unknown.body);
     expect(hidden.headers['content-type']).toContain('text/html');
-    for (const path of ['/history', '/index.json', '/feed.atom', '/feed.rss', '/incidents/1', '/logo'])
+    for (const path of [
+      '/history',
+      '/index.json',
+      '/feed.atom',
+      '/feed.rss',
+      '/incidents/1',
+      '/logo',
+    ])
       expect((await get(`/status/draft-${engine}${path}`)).statusCode).toBe(404);
     expect((await get(`/badge/${m.id}/status.svg`)).statusCode).toBe(404);
   });
@@ -131,7 +142,9 @@ describe.each(engines)('public status pages on %s', (engine) => {
     expect(home.body).toContain('Edge network');
     expect(home.body).toContain('href="/history"');
     expect((await get('/history', { host: domain })).statusCode).toBe(200);
-    expect((await get('/index.json', { host: domain })).json()).toMatchObject({ title: 'Edge network' });
+    expect((await get('/index.json', { host: domain })).json()).toMatchObject({
+      title: 'Edge network',
+    });
     expect((await get('/', { host: 'localhost' })).body).not.toContain('Edge network');
     // Unpublishing takes the domain away at once.
     await updateStatusPage(t.database, t.hub, id, { published: false });
@@ -142,7 +155,10 @@ describe.each(engines)('public status pages on %s', (engine) => {
     const m = await monitor();
     await check(m.id, 'up', 'pending');
     const slug = `etag-${engine}`;
-    await insertStatusPage(t.database, t.hub, { slug, sections: [{ components: [{ monitorId: m.id }] }] });
+    await insertStatusPage(t.database, t.hub, {
+      slug,
+      sections: [{ components: [{ monitorId: m.id }] }],
+    });
     const first = await get(`/status/${slug}`);
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^W\/"[\w-]+"$/);
@@ -164,7 +180,10 @@ describe.each(engines)('public status pages on %s', (engine) => {
     const m = await monitor();
     await check(m.id, 'up', 'pending');
     const slug = `live-${engine}`;
-    await insertStatusPage(t.database, t.hub, { slug, sections: [{ components: [{ monitorId: m.id }] }] });
+    await insertStatusPage(t.database, t.hub, {
+      slug,
+      sections: [{ components: [{ monitorId: m.id }] }],
+    });
     const before = await get(`/status/${slug}`);
     expect(before.body).toContain('All systems operational');
     await check(m.id, 'down', 'up');
@@ -219,7 +238,9 @@ describe.each(engines)('public status pages on %s', (engine) => {
     expect((await get(`/badge/${down.id}/uptime-7d.svg`)).body).toContain('0%');
     expect((await get(`/badge/${off.id}/status.svg`)).statusCode).toBe(404);
     expect((await get(`/badge/${up.id}/uptime-1y.svg`)).statusCode).toBe(404);
-    const again = await get(`/badge/${up.id}/status.svg`, { 'if-none-match': String(green.headers.etag) });
+    const again = await get(`/badge/${up.id}/status.svg`, {
+      'if-none-match': String(green.headers.etag),
+    });
     expect(again.statusCode).toBe(304);
   });
 
@@ -244,7 +265,10 @@ describe.each(engines)('public status pages on %s', (engine) => {
     });
     expect(res.statusCode, res.body).toBe(201);
     const slug = `maint-${engine}`;
-    await insertStatusPage(t.database, t.hub, { slug, sections: [{ components: [{ monitorId: m.id }] }] });
+    await insertStatusPage(t.database, t.hub, {
+      slug,
+      sections: [{ components: [{ monitorId: m.id }] }],
+    });
     const page = await get(`/status/${slug}`);
     expect(page.body).toContain('Maintenance in progress');
     expect(page.body).toContain('Database upgrade');
@@ -254,12 +278,18 @@ describe.each(engines)('public status pages on %s', (engine) => {
   it('serves valid Atom and RSS feeds of incidents with public updates only', async () => {
     const m = await monitor();
     const slug = `feeds-${engine}`;
-    await insertStatusPage(t.database, t.hub, { slug, title: 'Feeds & more', sections: [{ components: [{ monitorId: m.id }] }] });
+    await insertStatusPage(t.database, t.hub, {
+      slug,
+      title: 'Feeds & more',
+      sections: [{ components: [{ monitorId: m.id }] }],
+    });
     await declare([m.id], 'Public & visible', 'Seen by all');
     await declare([m.id], 'Internal only', 'Nobody outside sees this', false);
     const atom = await get(`/status/${slug}/feed.atom`);
     expect(atom.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
-    expect(atom.body).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/);
+    expect(atom.body).toMatch(
+      /^<\?xml version="1.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/,
+    );
     expect(atom.body).toContain('<title>Public &amp; visible</title>');
     expect(atom.body).toContain('<title>Feeds &amp; more incidents</title>');
     expect(atom.body).not.toContain('Internal only');
@@ -276,7 +306,11 @@ describe.each(engines)('public status pages on %s', (engine) => {
       title: 'Draft title',
       sections: [{ title: 'S', components: [{ monitorId: m.id, displayName: '' }] }],
     };
-    const res = await t.inject({ method: 'POST', url: '/api/v1/status-pages/preview', ...json(draft) });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/v1/status-pages/preview',
+      ...json(draft),
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.body).toContain('Draft title');
@@ -314,13 +348,18 @@ describe.each(engines)('public status pages on %s', (engine) => {
   it('serves the logo with its type, cached forever under its hash', async () => {
     const bytes = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
     const slug = `logo-${engine}`;
-    await insertStatusPage(t.database, t.hub, { slug, logo: { bytes, type: 'image/png', hash: 'abc123' } });
+    await insertStatusPage(t.database, t.hub, {
+      slug,
+      logo: { bytes, type: 'image/png', hash: 'abc123' },
+    });
     const page = await get(`/status/${slug}`);
     expect(page.body).toContain(`src="/status/${slug}/logo?v=abc123"`);
     const logo = await get(`/status/${slug}/logo?v=abc123`);
     expect(logo.headers['content-type']).toBe('image/png');
     expect(logo.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(logo.rawPayload.equals(bytes)).toBe(true);
-    expect((await get(`/status/${slug}/logo?v=old`)).headers['cache-control']).toBe('public, max-age=300');
+    expect((await get(`/status/${slug}/logo?v=old`)).headers['cache-control']).toBe(
+      'public, max-age=300',
+    );
   });
 });

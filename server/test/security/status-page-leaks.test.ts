@@ -12,11 +12,21 @@ const json = (body: unknown) => ({
 });
 
 // Every payload in every field, within the 100-character limits of titles and names.
-const XSS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', '[x](javascript:a())', '</style><script>'];
+const XSS = [
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  '[x](javascript:a())',
+  '</style><script>',
+];
 const evil = (what: string) => `${what}:${XSS.join('')}`;
 
 /** Markup that would run if any payload came through unescaped. */
-const EXECUTABLE = [/<script(?![^>]*src="\/status\/assets\/enhance\.js)/i, /<img[^>]*onerror/i, /href="javascript:/i, /<\/style><script(?! src="\/status\/assets)/i];
+const EXECUTABLE = [
+  /<script(?![^>]*src="\/status\/assets\/enhance\.js)/i,
+  /<img[^>]*onerror/i,
+  /href="javascript:/i,
+  /<\/style><script(?! src="\/status\/assets)/i,
+];
 
 /** Values only the team may see; none may appear anywhere public. */
 const PRIVATE = {
@@ -43,7 +53,11 @@ describe.each(engines)('status page leaks on %s', (engine) => {
   let monitorIds: number[];
 
   async function monitor(overrides: Parameters<typeof monitorInput>[0]) {
-    const res = await t.inject({ method: 'POST', url: '/api/v1/monitors', ...json(monitorInput(overrides)) });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      ...json(monitorInput(overrides)),
+    });
     expect(res.statusCode, res.body).toBe(201);
     return Monitor.parse(res.json()).id;
   }
@@ -76,7 +90,15 @@ describe.each(engines)('status page leaks on %s', (engine) => {
         flip: { from: 'pending', to: 'down' },
         firstFailure: { at: Date.now(), code: 'connect_refused', message: PRIVATE.error },
       },
-      { monitorId: named, at: Date.now(), run: checkRun(), status: 'up', failures: 0, recent: [], flip: null },
+      {
+        monitorId: named,
+        at: Date.now(),
+        run: checkRun(),
+        status: 'up',
+        failures: 0,
+        recent: [],
+        flip: null,
+      },
     ]);
     slug = `leaks-${engine}`;
     await insertStatusPage(t.database, t.hub, {
@@ -166,7 +188,10 @@ describe.each(engines)('status page leaks on %s', (engine) => {
       }
       for (const pattern of EXECUTABLE) expect(body, `${url} ${pattern}`).not.toMatch(pattern);
     }
-    const jsonRes = await t.inject({ url: `/status/${slug}/index.json`, headers: { authorization: '' } });
+    const jsonRes = await t.inject({
+      url: `/status/${slug}/index.json`,
+      headers: { authorization: '' },
+    });
     expect(jsonRes.headers['x-content-type-options']).toBe('nosniff');
   });
 

@@ -64,8 +64,14 @@ describe('status page rendering', () => {
   });
 
   it('labels every day bar for screen readers and makes it focusable', () => {
-    const html = page(view({ sections: [{ title: 'x', components: [component('API', 'down', { days: days('down') })] }] }));
-    expect(html).toContain('<li class="down" tabindex="0" aria-label="22 Nov: 99.3% up, 1 outage"></li>');
+    const html = page(
+      view({
+        sections: [{ title: 'x', components: [component('API', 'down', { days: days('down') })] }],
+      }),
+    );
+    expect(html).toContain(
+      '<li class="down" tabindex="0" aria-label="22 Nov: 99.3% up, 1 outage"></li>',
+    );
     expect(html.match(/tabindex="0"/g)).toHaveLength(90);
   });
 
@@ -74,7 +80,9 @@ describe('status page rendering', () => {
     const html = page(
       view({
         title: 'حالة الخدمة',
-        sections: [{ title: 'الخدمات', components: [component(long), component('واجهة برمجة التطبيقات')] }],
+        sections: [
+          { title: 'الخدمات', components: [component(long), component('واجهة برمجة التطبيقات')] },
+        ],
       }),
     );
     expect(html).toContain('<h2 dir="auto">الخدمات</h2>');

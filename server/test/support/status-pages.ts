@@ -12,7 +12,10 @@ export interface TestPage {
   show?: Partial<{ uptimeBars: boolean; latencyChart: boolean; currentLatency: boolean }>;
   theme?: Partial<{ mode: 'auto' | 'light' | 'dark'; accent: string }>;
   subscriptions?: { email: boolean; webhook: boolean };
-  sections?: { title?: string; components: StatusPageInput['sections'][number]['components'] }[];
+  sections?: {
+    title?: string;
+    components: NonNullable<StatusPageInput['sections']>[number]['components'];
+  }[];
   logo?: { bytes: Buffer; type: string; hash: string };
 }
 
@@ -36,7 +39,12 @@ export async function insertStatusPage(
       title: page.title ?? 'Acme status',
       description: page.description ?? '',
       custom_domain: page.customDomain ?? null,
-      show: JSON.stringify({ uptimeBars: true, latencyChart: false, currentLatency: false, ...page.show }),
+      show: JSON.stringify({
+        uptimeBars: true,
+        latencyChart: false,
+        currentLatency: false,
+        ...page.show,
+      }),
       theme: JSON.stringify({ mode: 'auto', accent: '#2563eb', ...page.theme }),
       subscriptions: JSON.stringify({
         email: false,

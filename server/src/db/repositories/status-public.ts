@@ -1,13 +1,10 @@
-import {
-  StatusPageShow,
-  StatusPageTheme,
-  type IncidentSeverity,
-  type IncidentState,
-  type MonitorStatus,
-} from '@pagewatch/contract';
+import { StatusPageShow, StatusPageTheme, type MonitorStatus } from '@pagewatch/contract';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Span } from '../../domain/rollup.js';
 import type { DB, StatusPagesTable } from '../schema.js';
+import { publicIncidents, type PublicIncidentRecord } from './status-public-incidents.js';
+
+export type { PublicIncidentRecord } from './status-public-incidents.js';
 
 /**
  * What the public side of status pages reads: published pages, their components with each
@@ -77,17 +74,6 @@ export interface DayCounts {
   down: number;
 }
 
-export interface PublicIncidentRecord {
-  id: number;
-  title: string;
-  state: IncidentState;
-  severity: IncidentSeverity;
-  startedAt: number;
-  resolvedAt: number | null;
-  monitorIds: number[];
-  updates: { at: number; state: IncidentState; message: string }[];
-}
-
 export interface BadgeSubject extends PublicMonitorState {
   displayName: string;
   pageId: number;
@@ -143,70 +129,6 @@ const num = (v: unknown): number => Number(v ?? 0);
 
 export function statusPublicRepository(db: Kysely<DB>) {
   const pages = () => db.selectFrom('status_pages').select(pageColumns);
-
-  async function incidentsWhere(
-    monitorIds: readonly number[],
-    filter: { open: true } | { since: number } | { id: number },
-  ): Promise<PublicIncidentRecord[]> {
-    if (monitorIds.length === 0) return [];
-    let q = db
-      .selectFrom('incidents')
-      .select(['id', 'title', 'state', 'severity', 'started_at', 'resolved_at'])
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('incident_monitors')
-            .select('incident_id')
-            .whereRef('incident_monitors.incident_id', '=', 'incidents.id')
-            .where('incident_monitors.monitor_id', 'in', monitorIds),
-        ),
-      )
-      // An incident nobody wrote a public word about stays internal.
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('incident_updates')
-            .select('incident_id')
-            .whereRef('incident_updates.incident_id', '=', 'incidents.id')
-            .where('incident_updates.public', '=', 1),
-        ),
-      );
-    if ('open' in filter) q = q.where('resolved_at', 'is', null);
-    else if ('since' in filter)
-      q = q.where((eb) => eb.or([eb('resolved_at', 'is', null), eb('started_at', '>=', filter.since)]));
-    else q = q.where('id', '=', filter.id);
-    const rows = await q.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(200).execute();
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => Number(r.id));
-    const [links, updates] = await Promise.all([
-      db
-        .selectFrom('incident_monitors')
-        .select(['incident_id', 'monitor_id'])
-        .where('incident_id', 'in', ids)
-        .where('monitor_id', 'in', monitorIds)
-        .execute(),
-      db
-        .selectFrom('incident_updates')
-        .select(['incident_id', 'at', 'state', 'message'])
-        .where('incident_id', 'in', ids)
-        .where('public', '=', 1)
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .execute(),
-    ]);
-    return rows.map((r) => ({
-      id: Number(r.id),
-      title: r.title,
-      state: r.state as IncidentState,
-      severity: r.severity as IncidentSeverity,
-      startedAt: Number(r.started_at),
-      resolvedAt: r.resolved_at === null ? null : Number(r.resolved_at),
-      monitorIds: links.filter((l) => l.incident_id === r.id).map((l) => Number(l.monitor_id)),
-      updates: updates
-        .filter((u) => Number(u.incident_id) === Number(r.id))
-        .map((u) => ({ at: Number(u.at), state: u.state as IncidentState, message: u.message })),
-    }));
-  }
 
   return {
     /** A page by slug, published or not (previews read drafts; routes check `published`). */
@@ -342,10 +264,10 @@ export function statusPublicRepository(db: Kysely<DB>) {
       return { checks, delivered };
     },
 
-    activeIncidents: (ids: readonly number[]) => incidentsWhere(ids, { open: true }),
-    incidentsSince: (ids: readonly number[], since: number) => incidentsWhere(ids, { since }),
+    activeIncidents: (ids: readonly number[]) => publicIncidents(db, ids, { open: true }),
+    incidentsSince: (ids: readonly number[], since: number) => publicIncidents(db, ids, { since }),
     async incident(ids: readonly number[], id: number): Promise<PublicIncidentRecord | null> {
-      return (await incidentsWhere(ids, { id }))[0] ?? null;
+      return (await publicIncidents(db, ids, { id }))[0] ?? null;
     },
 
     /** The monitor as the first published page showing it names it; null if none does. */
@@ -361,9 +283,7 @@ export function statusPublicRepository(db: Kysely<DB>) {
         .orderBy('status_pages.id')
         .limit(1)
         .executeTakeFirst();
-      return r
-        ? { ...toState(r), displayName: r.display_name, pageId: Number(r.page_id) }
-        : null;
+      return r ? { ...toState(r), displayName: r.display_name, pageId: Number(r.page_id) } : null;
     },
   };
 }

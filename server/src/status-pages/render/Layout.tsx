@@ -21,8 +21,18 @@ export function Layout({ view, base, css, scriptUrl, docTitle, children }: Layou
         <title>{docTitle}</title>
         {/* No favicon request (and no 404) per visit. */}
         <link rel="icon" href="data:," />
-        <link rel="alternate" type="application/atom+xml" title="Incidents (Atom)" href={`${base}/feed.atom`} />
-        <link rel="alternate" type="application/rss+xml" title="Incidents (RSS)" href={`${base}/feed.rss`} />
+        <link
+          rel="alternate"
+          type="application/atom+xml"
+          title="Incidents (Atom)"
+          href={`${base}/feed.atom`}
+        />
+        <link
+          rel="alternate"
+          type="application/rss+xml"
+          title="Incidents (RSS)"
+          href={`${base}/feed.rss`}
+        />
         <style dangerouslySetInnerHTML={{ __html: css }} />
         <script src={scriptUrl} defer />
       </head>

@@ -6,9 +6,7 @@ import { Layout } from './Layout.js';
 import { HistoryBody, IncidentBody, StatusPageBody } from './pages.js';
 
 export type RenderTarget =
-  | { kind: 'page' }
-  | { kind: 'history' }
-  | { kind: 'incident'; incident: PublicIncident };
+  { kind: 'page' } | { kind: 'history' } | { kind: 'incident'; incident: PublicIncident };
 
 export interface RenderedHtml {
   html: string;

@@ -22,7 +22,11 @@ export function StatusPageBody({ view, base }: { view: PublicStatusPage; base: s
     <>
       <Banner view={view} />
       {view.descriptionHtml ? (
-        <div className="desc" dir="auto" dangerouslySetInnerHTML={{ __html: view.descriptionHtml }} />
+        <div
+          className="desc"
+          dir="auto"
+          dangerouslySetInnerHTML={{ __html: view.descriptionHtml }}
+        />
       ) : null}
       <IncidentList title="Active incidents" incidents={view.activeIncidents} base={base} />
       <Maintenance items={view.maintenance} />

@@ -33,7 +33,8 @@ export function statusPagePreviewRoutes(
     body: StatusPageInput,
     responses: { 200: null },
     produces: 'text/html',
-    handler: async ({ body, reply }) => sendPreview(site, await draftSource(site.readDeps, body), reply),
+    handler: async ({ body, reply }) =>
+      sendPreview(site, await draftSource(site.readDeps, body), reply),
   });
 
   api.add(app, {

@@ -2,7 +2,12 @@ import { Slug } from '@pagewatch/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ENHANCE_JS } from '../../../status-pages/enhance.js';
 import { renderNotFound } from '../../../status-pages/render/index.js';
-import { pageCsp, type PageRef, type PublicRoute, type StatusSite } from '../../../status-pages/site.js';
+import {
+  pageCsp,
+  type PageRef,
+  type PublicRoute,
+  type StatusSite,
+} from '../../../status-pages/site.js';
 import { sendCached } from '../../presenters/cached-body.js';
 
 export const PAGE_CACHE = 'public, max-age=30, stale-while-revalidate=60';
