@@ -362,4 +362,46 @@ describe.each(engines)('public status pages on %s', (engine) => {
       'public, max-age=300',
     );
   });
+
+  it('shows only incidents of its own monitors and a 90-day history, and its JSON is the public view', async () => {
+    const mine = await monitor({ name: 'Mine' });
+    const other = await monitor({ name: 'Someone else' });
+    const slug = `history-${engine}`;
+    await insertStatusPage(t.database, t.hub, {
+      slug,
+      sections: [{ title: 'Only', components: [{ monitorId: mine.id }] }],
+    });
+    const foreign = await declare([other.id], 'Not on this page', 'Elsewhere');
+    const own = await declare([mine.id], 'On this page', 'Here');
+    expect((await get(`/status/${slug}/incidents/${foreign}`)).statusCode).toBe(404);
+    expect((await get(`/status/${slug}/incidents/${own}`)).statusCode).toBe(200);
+    const history = await get(`/status/${slug}/history`);
+    expect(history.statusCode).toBe(200);
+    expect(history.body).toContain('Uptime, last 90 days');
+    expect(history.body).toContain('On this page');
+    expect(history.body).not.toContain('Not on this page');
+
+    const view = (await get(`/status/${slug}/index.json`)).json<Record<string, unknown>>();
+    expect(Object.keys(view).sort()).toEqual(
+      [
+        'activeIncidents',
+        'descriptionHtml',
+        'footer',
+        'generatedAt',
+        'logoUrl',
+        'maintenance',
+        'pastIncidents',
+        'sections',
+        'slug',
+        'status',
+        'subscribeUrl',
+        'theme',
+        'title',
+      ].sort(),
+    );
+    const sections = view.sections as { components: Record<string, unknown>[] }[];
+    expect(Object.keys(sections[0]?.components[0] ?? {}).sort()).toEqual(
+      ['days', 'description', 'name', 'status', 'uptime'].sort(),
+    );
+  });
 });
