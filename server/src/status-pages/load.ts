@@ -125,7 +125,8 @@ export async function loadView(
     activeIncidents: active.map((i) => presentIncident(i, names)),
     maintenance: maint.upcoming,
     pastIncidents: past.filter((i) => i.resolvedAt !== null).map((i) => presentIncident(i, names)),
-    subscribeUrl: page.subscribable ? `${links.base}/subscribe` : null,
+    // The subscribe form lives on the app's host only (also from a custom domain).
+    subscribeUrl: page.subscribable ? `/status/${page.slug}/subscribe` : null,
   };
 }
 
