@@ -18,6 +18,7 @@ const benches = [
   'browser-checks',
   'alerts-1000-down',
   'alert-crash',
+  'status-page',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -25,6 +25,10 @@ import { healthRoutes } from './http/routes/public/health.js';
 import { metricsRoute } from './http/routes/public/metrics.js';
 import { pushRoutes } from './http/routes/public/push.js';
 import { subscribeRoutes } from './http/routes/public/subscribe.js';
+import { badgeRoutes } from './http/routes/public/badges.js';
+import { statusPageRoutes } from './http/routes/public/status-pages.js';
+import { statusPagePreviewRoutes } from './http/routes/api/status-page-preview.js';
+import { StatusSite } from './status-pages/site.js';
 
 export const VERSION = '0.1.0';
 
@@ -39,6 +43,8 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Heartbeat of event streams (tests shorten it). */
   eventPingMs?: number;
+  /** Public status pages and their render cache; built from `services` when absent. */
+  statusSite?: StatusSite;
 }
 
 export interface RegisteredRoute {
@@ -51,6 +57,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with its access rule, for the permission matrix test and audits. */
     pagewatchRoutes: readonly RegisteredRoute[];
+    /** Public status pages (their render cache is what benches and tests invalidate). */
+    statusSite: StatusSite;
   }
 }
 
@@ -87,6 +95,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
   await registerSecurityHeaders(app);
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+  const site = deps.statusSite ?? new StatusSite(deps.services, deps.hub);
+  app.decorate('statusSite', site);
+  app.addHook('onClose', async () => site.close());
+  // Registers the custom-domain hook, which must run before authentication.
+  statusPageRoutes(app, site);
   await registerAuth(app, deps.services);
 
   const api = new ApiRegistry();
@@ -104,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await statusPageApiRoutes(app, api, deps.services);
   notificationChannelRoutes(app, api, deps.services);
   deliveryRoutes(app, api, deps.services);
+  statusPagePreviewRoutes(app, api, site);
+  badgeRoutes(app, site);
   eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);
   openApiRoute(app, api, VERSION);
   await registerSpa(app, deps.webDist);

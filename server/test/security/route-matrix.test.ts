@@ -115,6 +115,7 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /api/v1/maintenance/:id': () => maintenanceInput(),
   'POST /api/v1/status-pages': () => ({ title: 'Matrix page', slug: `matrix-${++seq}` }),
   'PUT /api/v1/status-pages/:id': () => ({ title: 'Matrix page', slug: `matrix-put-${++seq}` }),
+  'POST /api/v1/status-pages/preview': () => ({ slug: 'matrix', title: 'Matrix preview' }),
   'POST /api/v1/maintenance/preview': () => {
     const { timezone, schedule } = maintenanceInput();
     return { timezone, schedule };
@@ -198,8 +199,13 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     // An unknown token: the push endpoint answers 404, never 401, to anyone.
     if (url.startsWith('/api/push/'))
       return url.replace(':token', 'A'.repeat(32)).replace(':signal', 'start');
-    // A slug nothing uses: public pages answer 404 alike to everyone.
-    if (url.startsWith('/status/:slug')) return url.replace(':slug', 'no-such-page');
+    // Public pages answer 404 for an unknown page or monitor, to anyone.
+    if (url.startsWith('/status/') || url.startsWith('/badge/'))
+      return url
+        .replace(':slug', 'no-such-page')
+        .replace('*', 'history')
+        .replace(':monitorId', '1')
+        .replace(':file', 'status.svg');
     if (resource === 'monitors') {
       const res = await t.inject({
         method: 'POST',

@@ -310,7 +310,12 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         .replace(':token', 'A'.repeat(32))
         .replace(':signal', 'start')
         // A check without a screenshot: its 404 is scanned too.
-        .replace(':checkId', '1');
+        .replace(':checkId', '1')
+        // Unknown status pages and badges: their 404s are scanned too.
+        .replace(':slug', 'no-such-page')
+        .replace(':monitorId', String(monitorId))
+        .replace(':file', 'status.svg')
+        .replace('/status-pages/:id', '/status-pages/1');
       if (path.includes(':')) throw new Error(`No fixture for ${url}: extend this test`);
       const query = path === '/api/v1/audit' ? '?limit=200' : '';
       for (const [who, headers] of [

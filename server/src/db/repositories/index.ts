@@ -16,6 +16,7 @@ import { rollupsRepository } from './rollup-reads.js';
 import { sessionsRepository } from './sessions.js';
 import { statusPagesRepository } from './status-pages.js';
 import { statusSubscribersRepository } from './status-subscribers.js';
+import { statusPublicRepository } from './status-public.js';
 import { usersRepository } from './users.js';
 
 export function repositories(database: Database) {
@@ -40,6 +41,7 @@ export function repositories(database: Database) {
     statusSubscribers: statusSubscribersRepository(database.db, outbox),
     notificationChannels: notificationChannelsRepository(database.db),
     deliveryLog: deliveryLogRepository(database.db),
+    statusPublic: statusPublicRepository(database.db),
   };
 }
 

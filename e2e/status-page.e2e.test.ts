@@ -1,0 +1,244 @@
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repositories } from '../server/src/db/repositories/index.js';
+import type { ResultWrite } from '../server/src/db/repositories/results.js';
+import { startTestApp, type TestApp } from '../server/test/support/app.js';
+import { checkRun, downRun, monitorInput } from '../server/test/support/factories.js';
+import { insertStatusPage } from '../server/test/support/status-pages.js';
+import { launchBrowser, screenshotPath, webDist } from './support/browser.js';
+
+const require = createRequire(import.meta.url);
+const desktop = { width: 1280, height: 800 };
+const phone = { width: 390, height: 844 };
+const DAY = 86_400_000;
+
+/** The public status page in real Chromium: complete without JavaScript, enhanced with it. */
+describe('public status page', () => {
+  let browser: Browser;
+  let app: TestApp;
+  let url: string;
+
+  async function monitor(name: string): Promise<number> {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: monitorInput({ name }),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ id: number }>().id;
+  }
+
+  /** 90 days of history: an hourly check, with the outages `bad` asks for. */
+  function history(id: number, bad: (day: number) => number, last: 'up' | 'degraded' | 'down') {
+    const writes: ResultWrite[] = [];
+    let prev: 'up' | 'down' = 'up';
+    const now = Date.now();
+    const today = Math.floor(now / DAY) * DAY;
+    for (let d = 89; d >= 0; d--) {
+      const fails = bad(d);
+      for (let h = 0; h < 6; h++) {
+        const at = today - d * DAY + h * 60_000 + 1000;
+        const down = h < fails;
+        const status = down ? 'down' : 'up';
+        writes.push({
+          monitorId: id,
+          at,
+          run: down ? downRun() : checkRun({ latencyMs: 80 + h }),
+          status,
+          failures: down ? 1 : 0,
+          recent: [],
+          flip: status === prev ? null : { from: prev, to: status },
+        });
+        prev = status;
+      }
+    }
+    const status = last;
+    if (prev === status) prev = 'up';
+    writes.push({
+      monitorId: id,
+      at: now - 1000,
+      run:
+        last === 'down'
+          ? downRun()
+          : checkRun({ outcome: last, latencyMs: last === 'degraded' ? 2400 : 95 }),
+      status,
+      failures: 0,
+      recent: [],
+      flip: status === prev ? null : { from: prev, to: status },
+    });
+    return writes;
+  }
+
+  beforeAll(async () => {
+    app = await startTestApp({ engine: 'sqlite', listen: true, webDist });
+    const repos = repositories(app.database);
+    const api = await monitor('api-internal');
+    const web = await monitor('Website');
+    const checkout = await monitor('Checkout');
+    const eu = await monitor('EU region');
+    const arabic = await monitor('واجهة برمجة التطبيقات');
+    await repos.results.writeBatch([
+      ...history(api, (d) => (d === 12 ? 2 : 0), 'up'),
+      ...history(web, () => 0, 'up'),
+      ...history(checkout, (d) => (d % 17 === 3 ? 1 : 0), 'degraded'),
+      ...history(eu, (d) => (d < 2 ? 3 : 0), 'down'),
+      ...history(arabic, () => 0, 'up'),
+    ]);
+    await insertStatusPage(app.database, app.hub, {
+      slug: 'acme',
+      title: 'Acme Cloud',
+      description:
+        'Live status of **Acme Cloud**. Questions? Write to [support](mailto:help@example.com).',
+      footer: '© Acme Cloud Ltd — all times UTC',
+      subscriptions: { email: true, webhook: false },
+      show: { currentLatency: true },
+      sections: [
+        {
+          title: 'Core services',
+          components: [
+            {
+              monitorId: api,
+              displayName: 'Public API',
+              description: 'REST and GraphQL endpoints',
+            },
+            { monitorId: web, displayName: '' },
+            {
+              monitorId: checkout,
+              displayName: 'Checkout and payments with a rather long name to wrap',
+            },
+          ],
+        },
+        {
+          title: 'Regions',
+          components: [
+            { monitorId: eu, displayName: 'Frankfurt (eu-central)' },
+            { monitorId: arabic, displayName: '' },
+          ],
+        },
+      ],
+    });
+    const declared = await app.inject({
+      method: 'POST',
+      url: '/api/v1/incidents',
+      payload: {
+        title: 'Frankfurt region unreachable',
+        message: 'We are investigating connection failures in Frankfurt.',
+        public: true,
+        monitorIds: [eu],
+      },
+    });
+    expect(declared.statusCode, declared.body).toBe(201);
+    await app.inject({
+      method: 'POST',
+      url: `/api/v1/incidents/${declared.json<{ id: number }>().id}/updates`,
+      payload: {
+        state: 'identified',
+        message: 'A network provider has an outage; traffic is being rerouted.',
+        public: true,
+      },
+    });
+    url = `${app.url}/status/acme`;
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  async function open(
+    javaScriptEnabled: boolean,
+    viewport = desktop,
+  ): Promise<{ page: Page; errors: string[] }> {
+    const context = await browser.newContext({ viewport, javaScriptEnabled });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(url);
+    return { page, errors };
+  }
+
+  it('is complete without JavaScript, on a desktop and a phone, light and dark', async () => {
+    for (const [size, viewport] of [
+      ['desktop', desktop],
+      ['phone', phone],
+      ['narrow', { width: 320, height: 700 }],
+    ] as const) {
+      const { page, errors } = await open(false, viewport);
+      await page.getByRole('status').getByText('Partial outage').waitFor();
+      await page.getByRole('heading', { name: 'Frankfurt region unreachable' }).waitFor();
+      await page.getByText('A network provider has an outage').waitFor();
+      await page.getByRole('heading', { name: 'Website' }).waitFor();
+      await page.getByRole('link', { name: 'Subscribe to updates' }).waitFor();
+      // Nothing sticks out sideways, even at 320 px.
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow, size).toBeLessThanOrEqual(0);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.screenshot({
+          path: screenshotPath(`status-page-nojs-${size}-${scheme}`),
+          fullPage: true,
+        });
+      }
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('with JavaScript shows relative times, breaks no CSP rule and passes axe', async () => {
+    const { page, errors } = await open(true);
+    await page.locator('time[title]').first().waitFor();
+    expect(await page.locator('.banner time').textContent()).toMatch(/now|sec|min/);
+    expect(errors).toEqual([]);
+    await page.context().close();
+
+    // axe arrives as an inline script, which the page's CSP refuses: this context bypasses it.
+    const context = await browser.newContext({ viewport: desktop, bypassCSP: true });
+    const axePage = await context.newPage();
+    await axePage.goto(url);
+    await axePage.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const violations = await axePage.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run();
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+    });
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    await axePage.screenshot({ path: screenshotPath('status-page-js-desktop'), fullPage: true });
+    await context.close();
+  });
+
+  it('shows a day’s figures when its bar gets keyboard focus', async () => {
+    const { page } = await open(false, desktop);
+    const bar = page
+      .getByRole('list', { name: /Daily uptime of Public API/ })
+      .getByRole('listitem')
+      .nth(77);
+    // Tab from the last link before the bars reaches them in order.
+    await page.getByRole('link', { name: 'support' }).focus();
+    let focused = '';
+    for (let i = 0; i < 200 && !focused.includes('up'); i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    }
+    expect(focused).toMatch(/^\d{1,2} \w+: (100|[\d.]+)% up/);
+    await bar.focus();
+    const label = await bar.getAttribute('aria-label');
+    expect(label).toMatch(/: 66\.67% up, 1 outage$/);
+    const tip = await bar.evaluate((el) => getComputedStyle(el, '::after').content);
+    expect(tip).toBe(`"${label}"`);
+    await page
+      .locator('.comp')
+      .first()
+      .screenshot({ path: screenshotPath('status-page-tooltip-focus') });
+    await page.context().close();
+  });
+});

@@ -1,0 +1,53 @@
+import type { PublicComponent, PublicSection } from '../view-model.js';
+import { Bars } from './Bars.js';
+import { componentLabel, formatPercent } from './labels.js';
+
+function Component({ c }: { c: PublicComponent }) {
+  return (
+    <li className="comp">
+      <div className="row">
+        <h3 className="name" dir="auto">
+          {c.name}
+        </h3>
+        <span className={`st s-${c.status}`}>{componentLabel[c.status]}</span>
+      </div>
+      {c.description ? (
+        <p className="cdesc" dir="auto">
+          {c.description}
+        </p>
+      ) : null}
+      {c.days ? <Bars days={c.days} name={c.name} /> : null}
+      <div className="foot">
+        {/* Phones show the last 30 days only (CSS). */}
+        {c.days ? (
+          <span>
+            <span className="long">{c.days.length} days ago</span>
+            <span className="short">30 days ago</span>
+          </span>
+        ) : null}
+        <span>
+          {formatPercent(c.uptime)} uptime
+          {c.latencyMs !== undefined && c.latencyMs !== null ? ` · ${c.latencyMs} ms` : ''}
+        </span>
+        {c.days ? <span>Today</span> : null}
+      </div>
+    </li>
+  );
+}
+
+export function Sections({ sections }: { sections: PublicSection[] }) {
+  return (
+    <>
+      {sections.map((s, i) => (
+        <section key={i} aria-label={s.title || 'Components'}>
+          {s.title ? <h2 dir="auto">{s.title}</h2> : null}
+          <ul className="list card">
+            {s.components.map((c, j) => (
+              <Component key={j} c={c} />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}

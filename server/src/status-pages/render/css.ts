@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+
+const ACCENT = /^#[0-9a-fA-F]{6}$/;
+
+// Light values first; dark ones apply by choice or, in auto mode, by the visitor's setting.
+const light =
+  '--bg:#f6f8fa;--card:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;' +
+  '--up:#1a7f37;--degraded:#9a6700;--down:#cf222e;--maintenance:#0969da;--none:#d1d9e0;--tip:#1f2328;--tipfg:#fff;--link:var(--accent)';
+const dark =
+  '--bg:#0d1117;--card:#151b23;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;' +
+  '--up:#3fb950;--degraded:#d29922;--down:#f85149;--maintenance:#4493f8;--none:#3d444d;--tip:#e6edf3;--tipfg:#0d1117;--link:color-mix(in srgb,var(--accent) 55%,#fff)';
+
+const base = `
+*{box-sizing:border-box}
+html{background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;-webkit-text-size-adjust:100%}
+body{margin:0}
+a{color:var(--link)}
+a:focus-visible,[tabindex]:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+.wrap{max-width:52rem;margin:0 auto;padding:0 1rem}
+.top{padding:1.5rem 0 1rem}
+.top .wrap{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem 1rem}
+.logo{max-height:3rem;max-width:12rem;width:auto}
+h1{font-size:1.5rem;margin:0;flex:1 1 12rem;overflow-wrap:anywhere}
+h1 a{color:inherit;text-decoration:none}
+.short{display:none}
+h2{font-size:1.125rem;margin:2rem 0 .75rem;overflow-wrap:anywhere}
+h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
+.sub{border:1px solid var(--link);border-radius:.375rem;padding:.375rem .875rem;text-decoration:none;font-weight:600}
+.banner{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;gap:.25rem 1rem;padding:1rem 1.25rem;border-radius:.5rem;background:var(--card);border:1px solid var(--line);border-left:.5rem solid var(--s);font-weight:600;font-size:1.125rem}
+.banner small{font-weight:400;font-size:.875rem;color:var(--muted)}
+.b-operational{--s:var(--up)}.b-degraded{--s:var(--degraded)}.b-partial_outage,.b-major_outage{--s:var(--down)}
+.b-maintenance{--s:var(--maintenance)}.b-no_data{--s:var(--muted)}
+.desc{margin:1rem 0;overflow-wrap:anywhere}
+.card{background:var(--card);border:1px solid var(--line);border-radius:.5rem}
+.list{list-style:none;margin:0;padding:0}
+.comp{padding:1rem 1.25rem;border-top:1px solid var(--line)}
+.comp:first-child{border-top:0}
+.row{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;gap:.25rem 1rem}
+.name{font-weight:600;overflow-wrap:anywhere;min-width:0}
+.st{font-size:.875rem;font-weight:600;color:var(--s);white-space:nowrap}
+.st::before{content:"";display:inline-block;width:.625rem;height:.625rem;border-radius:50%;background:var(--s);margin-right:.375rem}
+.s-up{--s:var(--up)}.s-degraded{--s:var(--degraded)}.s-down{--s:var(--down)}.s-maintenance{--s:var(--maintenance)}
+.s-paused,.s-pending{--s:var(--muted)}
+.muted,.cdesc{color:var(--muted);font-size:.875rem;margin:.25rem 0 0;overflow-wrap:anywhere}
+.bars{display:flex;gap:2px;list-style:none;margin:.75rem 0 .25rem;padding:0;height:2rem}
+.bars li{flex:1;position:relative;border-radius:2px;background:var(--none);min-width:2px}
+.bars .up{background:var(--up)}.bars .degraded{background:var(--degraded)}.bars .down{background:var(--down)}.bars .maintenance{background:var(--maintenance)}
+.bars li:hover::after,.bars li:focus::after{content:attr(aria-label);position:absolute;z-index:2;bottom:calc(100% + .5rem);right:0;width:max-content;max-width:14rem;padding:.375rem .5rem;border-radius:.25rem;background:var(--tip);color:var(--tipfg);font-size:.8125rem;pointer-events:none}
+.bars li:nth-child(-n+45):hover::after,.bars li:nth-child(-n+45):focus::after{right:auto;left:0}
+.foot{display:flex;justify-content:space-between;gap:1rem;color:var(--muted);font-size:.8125rem}
+.foot>span:first-child,.foot>span:last-child{white-space:nowrap}
+.inc{padding:1rem 1.25rem;border-top:1px solid var(--line)}
+.inc:first-child{border-top:0}
+.inc.open{border-left:4px solid var(--down)}
+.upd{margin:.75rem 0 0;padding:0;list-style:none}
+.upd li{margin-top:.5rem}
+.msg{white-space:pre-wrap;overflow-wrap:anywhere;margin:.125rem 0 0}
+.state{font-weight:600}
+.none{padding:1rem 1.25rem;color:var(--muted);margin:0}
+.site{margin-top:2.5rem;margin-bottom:2rem;color:var(--muted);font-size:.875rem;overflow-wrap:anywhere}
+.site nav{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin-top:.75rem}
+@media (max-width:40rem){.bars li:nth-child(-n+60),.long{display:none}.short{display:inline}.bars li:nth-child(-n+75):hover::after,.bars li:nth-child(-n+75):focus::after{right:auto;left:0}.banner,.comp,.inc{padding:.875rem}}
+`;
+
+const compact = (css: string) => css.replace(/\n/g, '');
+const BASE = compact(base);
+
+/** The page's whole stylesheet: one `<style>`, themed by the page's mode and accent. */
+export function pageCss(mode: 'auto' | 'light' | 'dark', accent: string): string {
+  // Validated on input; checked again because it is written into a stylesheet.
+  const a = ACCENT.test(accent) ? accent : '#2563eb';
+  const scheme =
+    mode === 'light'
+      ? `:root{${light};color-scheme:light}`
+      : mode === 'dark'
+        ? `:root{${dark};color-scheme:dark}`
+        : `:root{${light};color-scheme:light dark}@media (prefers-color-scheme:dark){:root{${dark}}}`;
+  return `${scheme}:root{--accent:${a}}${BASE}`;
+}
+
+/** CSP source for exactly this stylesheet. */
+export const styleHash = (css: string): string =>
+  `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;

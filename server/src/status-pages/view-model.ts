@@ -1,0 +1,89 @@
+import type { IncidentSeverity, IncidentState } from '@pagewatch/contract';
+
+/**
+ * What the public sees of a status page: its own type, built field by field by the presenter,
+ * never a monitor or page record spread into it. Rendered as HTML, served as index.json.
+ */
+
+export type OverallStatus =
+  'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance' | 'no_data';
+
+export type ComponentStatus = 'up' | 'degraded' | 'down' | 'maintenance' | 'paused' | 'pending';
+export type DayState = 'up' | 'degraded' | 'down' | 'maintenance' | 'none';
+
+export interface PublicDay {
+  /** UTC date, YYYY-MM-DD. */
+  date: string;
+  state: DayState;
+  /** Percent of checks that delivered; null without checks. */
+  uptime: number | null;
+  outages: number;
+}
+
+export interface PublicComponent {
+  name: string;
+  description: string;
+  status: ComponentStatus;
+  /** Over the days shown (90). */
+  uptime: number | null;
+  /** Present only when the page shows current latency. */
+  latencyMs?: number | null;
+  /** Oldest first; null when the page hides uptime bars. */
+  days: PublicDay[] | null;
+}
+
+export interface PublicSection {
+  title: string;
+  components: PublicComponent[];
+}
+
+export interface PublicUpdate {
+  at: string;
+  state: IncidentState;
+  message: string;
+}
+
+export interface PublicIncident {
+  id: number;
+  title: string;
+  state: IncidentState;
+  severity: IncidentSeverity;
+  startedAt: string;
+  resolvedAt: string | null;
+  /** Names of the affected components, as the page shows them. */
+  components: string[];
+  /** Newest first; public updates only. */
+  updates: PublicUpdate[];
+}
+
+export interface PublicMaintenance {
+  title: string;
+  start: string;
+  end: string;
+  active: boolean;
+  components: string[];
+}
+
+export interface PublicStatusPage {
+  slug: string;
+  title: string;
+  /** Sanitised HTML from the page's Markdown description. */
+  descriptionHtml: string;
+  footer: string;
+  logoUrl: string | null;
+  theme: { mode: 'auto' | 'light' | 'dark'; accent: string };
+  status: OverallStatus;
+  generatedAt: string;
+  sections: PublicSection[];
+  activeIncidents: PublicIncident[];
+  maintenance: PublicMaintenance[];
+  /** Resolved or still open, started within the last 14 days (90 on the history page). */
+  pastIncidents: PublicIncident[];
+  /** Where visitors subscribe, when the page allows it. */
+  subscribeUrl: string | null;
+}
+
+/** Links on a page: `/status/<slug>` on the app's host, `` on the page's own domain. */
+export interface PageLinks {
+  base: string;
+}

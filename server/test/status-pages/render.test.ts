@@ -1,0 +1,125 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../src/status-pages/markdown.js';
+import { overallStatus } from '../../src/status-pages/present.js';
+import { pageCss } from '../../src/status-pages/render/css.js';
+import { renderStatusHtml } from '../../src/status-pages/render/index.js';
+import { component, days, view } from './view-fixtures.js';
+
+const page = (v = view()) => renderStatusHtml(v, '/status/acme', { kind: 'page' }).html;
+
+describe('status page rendering', () => {
+  it('says all systems are operational when every component is up', () => {
+    const html = page();
+    expect(html).toMatch(/^<!doctype html><html lang="en" data-theme="auto">/);
+    expect(html).toContain('All systems operational');
+    expect(html).toContain('<h3 class="name" dir="auto">API</h3>');
+    expect(html).toContain('99.98% uptime');
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
+  });
+
+  it('derives the banner from the components: partial, major, degraded, maintenance, no data', () => {
+    expect(overallStatus(['up', 'down', 'up'])).toBe('partial_outage');
+    expect(overallStatus(['down', 'down', 'up'])).toBe('major_outage');
+    expect(overallStatus(['up', 'degraded'])).toBe('degraded');
+    expect(overallStatus(['up', 'maintenance'])).toBe('maintenance');
+    expect(overallStatus(['maintenance', 'paused'])).toBe('maintenance');
+    expect(overallStatus(['pending', 'paused'])).toBe('no_data');
+    expect(overallStatus([])).toBe('no_data');
+    for (const [status, text] of [
+      ['partial_outage', 'Partial outage'],
+      ['major_outage', 'Major outage'],
+      ['maintenance', 'Maintenance in progress'],
+      ['no_data', 'No data yet'],
+      ['degraded', 'Degraded performance'],
+    ] as const) {
+      const html = page(view({ status }));
+      expect(html).toContain(`banner b-${status}`);
+      expect(html).toContain(text);
+    }
+  });
+
+  it('shows each component status and a no-data component with grey bars', () => {
+    const html = page(
+      view({
+        sections: [
+          {
+            title: '',
+            components: [
+              component('Down one', 'down'),
+              component('Fresh', 'pending', { uptime: null, days: days('none') }),
+              component('Frozen', 'paused'),
+              component('Serviced', 'maintenance'),
+            ],
+          },
+        ],
+      }),
+    );
+    expect(html).toContain('<span class="st s-down">Outage</span>');
+    expect(html).toContain('<span class="st s-pending">No data yet</span>');
+    expect(html).toContain('<span class="st s-paused">Not monitored</span>');
+    expect(html).toContain('<span class="st s-maintenance">Under maintenance</span>');
+    expect(html).toContain('no data uptime');
+    expect(html).toContain('aria-label="22 Nov: no data"');
+  });
+
+  it('labels every day bar for screen readers and makes it focusable', () => {
+    const html = page(
+      view({
+        sections: [{ title: 'x', components: [component('API', 'down', { days: days('down') })] }],
+      }),
+    );
+    expect(html).toContain(
+      '<li class="down" tabindex="0" aria-label="22 Nov: 99.3% up, 1 outage"></li>',
+    );
+    expect(html.match(/tabindex="0"/g)).toHaveLength(90);
+  });
+
+  it('keeps long names and right-to-left text in their own direction', () => {
+    const long = 'Really-long-component-name-without-spaces-'.repeat(3);
+    const html = page(
+      view({
+        title: 'حالة الخدمة',
+        sections: [
+          { title: 'الخدمات', components: [component(long), component('واجهة برمجة التطبيقات')] },
+        ],
+      }),
+    );
+    expect(html).toContain('<h2 dir="auto">الخدمات</h2>');
+    expect(html).toContain('<h3 class="name" dir="auto">واجهة برمجة التطبيقات</h3>');
+    expect(html).toContain(long);
+    expect(html).toContain('<a href="/status/acme">حالة الخدمة</a>');
+  });
+
+  it('fits 50 components with 90-day bars in 30 KB of gzip', () => {
+    const components = Array.from({ length: 50 }, (_, i) => component(`Service number ${i + 1}`));
+    const html = page(view({ sections: [{ title: 'All', components }] }));
+    expect(gzipSync(html).length).toBeLessThanOrEqual(30 * 1024);
+  });
+
+  it('renders the description as sanitised Markdown with safe links only', () => {
+    const html = renderMarkdown(
+      '# Hi\n\n**bold** [site](https://example.com) [bad](javascript:alert(1)) <script>alert(1)</script> <img src=x onerror=alert(1)>\n\n[mail](mailto:a@example.com) [data](data:text/html,hi)',
+    );
+    expect(html).toContain('<h2>Hi</h2>');
+    expect(html).toContain('<strong>bold</strong>');
+    expect(html).toContain('<a href="https://example.com" rel="nofollow ugc noopener">site</a>');
+    expect(html).toContain('<a href="mailto:a@example.com" rel="nofollow ugc noopener">mail</a>');
+    expect(html).not.toMatch(/href="(javascript|data):|<script|<img/i);
+    expect(html).toContain('&lt;script&gt;');
+  });
+
+  it('never writes anything but a #rrggbb accent into the stylesheet', () => {
+    expect(pageCss('auto', '#ff0000')).toContain('--accent:#ff0000');
+    const evil = pageCss('auto', 'red}</style><script>alert(1)</script>');
+    expect(evil).not.toContain('</style>');
+    expect(evil).toContain('--accent:#2563eb');
+  });
+
+  it('offers the subscribe link only when the page allows subscriptions', () => {
+    expect(page()).not.toContain('Subscribe');
+    expect(page(view({ subscribeUrl: '/status/acme/subscribe' }))).toContain(
+      '<a class="sub" href="/status/acme/subscribe">Subscribe to updates</a>',
+    );
+  });
+});
