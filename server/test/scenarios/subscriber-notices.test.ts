@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpReceiver, type HttpReceiver } from '../fixtures/http-receiver.js';
+import { SMTP_PASSWORD, SMTP_USER, startSmtpPeer, type SmtpPeer } from '../fixtures/smtp-peer.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { engines } from '../support/engines.js';
+import { monitorInput } from '../support/factories.js';
+
+const form = (body: Record<string, string>) => ({
+  payload: new URLSearchParams(body).toString(),
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+});
+
+/** A raw message's text with quoted-printable soft breaks and escapes undone. */
+const decoded = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+/** RFC 2047 "Q" text as UTF-8: `_` is a space, `=XX` a byte. */
+function qDecode(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '=' && /^[0-9A-F]{2}$/i.test(text.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(c === '_' ? 0x20 : c.charCodeAt(0));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** A header's value, unfolded, with RFC 2047 encoded words (non-ASCII subjects) decoded. */
+function header(raw: string, name: string): string | undefined {
+  const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+  const value = new RegExp(`^${name}: (.*)$`, 'mi').exec(head)?.[1];
+  return value
+    ?.replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>
+      enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : qDecode(text),
+    );
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.each(engines)('status page subscribers hear of incidents on %s', (engine) => {
+  let t: TestApp;
+  let smtp: SmtpPeer;
+  let hook: HttpReceiver;
+  beforeAll(async () => {
+    smtp = await startSmtpPeer({ auth: true });
+    hook = await startHttpReceiver();
+    // The notifier alone: nothing is checked, only the outbox is sent.
+    t = await startTestApp({
+      engine,
+      scheduler: true,
+      config: { roles: ['web', 'notifier'], publicUrl: 'https://status.example.test' },
+    });
+  });
+  afterAll(async () => {
+    await t.stop();
+    await smtp.close();
+    await hook.close();
+  });
+
+  it('double opt-in by real mail, then public updates by mail and webhook, each with an unsubscribe link', async () => {
+    const channel = await t.inject({
+      method: 'POST',
+      url: '/api/v1/notification-channels',
+      payload: {
+        kind: 'email',
+        name: 'Subscriber mail',
+        config: {
+          host: '127.0.0.1',
+          port: smtp.port,
+          security: 'starttls',
+          ignoreTlsErrors: true,
+          username: SMTP_USER,
+          from: 'status@example.test',
+          to: ['ops@example.test'],
+        },
+        secrets: { password: SMTP_PASSWORD },
+      },
+    });
+    expect(channel.statusCode, channel.body).toBe(201);
+    const monitor = await t.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: monitorInput({ name: 'Checkout' }),
+    });
+    const monitorId = Number(monitor.json().id);
+    const slug = `notices-${engine}`;
+    const page = await t.inject({
+      method: 'POST',
+      url: '/api/v1/status-pages',
+      payload: {
+        slug,
+        title: 'Acme status',
+        published: true,
+        sections: [{ title: 'Shop', components: [{ monitorId }] }],
+        subscriptions: { email: true, webhook: true, emailChannelId: Number(channel.json().id) },
+      },
+    });
+    expect(page.statusCode, page.body).toBe(201);
+
+    // Subscribing by email sends a confirmation through the page's SMTP channel.
+    await t.app.inject({
+      method: 'POST',
+      url: `/status/${slug}/subscribe`,
+      ...form({ kind: 'email', address: 'reader@example.test' }),
+    });
+    const confirmation = await until('the confirmation mail', () => smtp.mails[0]);
+    expect(confirmation.to).toEqual(['reader@example.test']);
+    expect(confirmation).toMatchObject({ secure: true, user: SMTP_USER });
+    expect(header(confirmation.raw, 'Subject')).toBe('Confirm your subscription to Acme status');
+    const link =
+      /https:\/\/status\.example\.test(\/status\/[a-z0-9-]+\/confirm\/[A-Za-z0-9]+)/.exec(
+        decoded(confirmation.raw),
+      );
+    expect(link, 'confirm link in the mail').not.toBeNull();
+    const confirmed = await t.app.inject({ method: 'POST', url: link![1]! });
+    expect(confirmed.body).toContain('You are subscribed');
+
+    const webhook = await t.app.inject({
+      method: 'POST',
+      url: `/status/${slug}/subscribe`,
+      payload: { kind: 'webhook', address: `${hook.url}/status-hook` },
+    });
+    expect(webhook.statusCode).toBe(202);
+
+    // A private note reaches nobody outside; the public update after it reaches both.
+    const incident = await t.inject({
+      method: 'POST',
+      url: '/api/v1/incidents',
+      payload: {
+        title: 'Payments failing',
+        severity: 'major',
+        state: 'investigating',
+        message: 'Internal: db-7 is on fire',
+        public: false,
+        monitorIds: [monitorId],
+      },
+    });
+    expect(incident.statusCode, incident.body).toBe(201);
+    const id = Number(incident.json().id);
+    await t.inject({
+      method: 'POST',
+      url: `/api/v1/incidents/${id}/updates`,
+      payload: { state: 'identified', message: 'Card payments fail; we are on it.', public: true },
+    });
+
+    const [posted] = await hook.waitForRequests(1, 15_000);
+    const body = posted!.json<Record<string, any>>();
+    expect(body).toMatchObject({
+      kind: 'incident',
+      page: { title: 'Acme status', url: `https://status.example.test/status/${slug}` },
+      incident: { id, title: 'Payments failing', state: 'identified' },
+    });
+    expect(body.incident.message).toBe('Card payments fail; we are on it.');
+    expect(body.unsubscribeUrl).toMatch(new RegExp(`/status/${slug}/unsubscribe/[A-Za-z0-9]+$`));
+    expect(JSON.stringify(body)).not.toContain('db-7');
+
+    const mail = await until('the incident mail', () => smtp.mails[1]);
+    expect(header(mail.raw, 'Subject')).toBe('[Acme status] Payments failing — identified');
+    expect(decoded(mail.raw)).toContain('Card payments fail; we are on it.');
+    expect(decoded(mail.raw)).not.toContain('db-7');
+    const unsubscribe =
+      /<https:\/\/status\.example\.test(\/status\/[^>]+\/unsubscribe\/[A-Za-z0-9]+)>/.exec(
+        header(mail.raw, 'List-Unsubscribe') ?? '',
+      );
+    expect(header(mail.raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+
+    // One-click unsubscribe: the next update goes to the webhook only.
+    const left = await t.app.inject({
+      method: 'POST',
+      url: unsubscribe![1]!,
+      ...form({ 'List-Unsubscribe': 'One-Click' }),
+    });
+    expect(left.body).toContain('You are unsubscribed');
+    await t.inject({
+      method: 'POST',
+      url: `/api/v1/incidents/${id}/updates`,
+      payload: { state: 'resolved', message: 'Fixed.', public: true },
+    });
+    const [, resolved] = await hook.waitForRequests(2, 15_000);
+    expect(resolved!.json<{ incident: { state: string } }>().incident.state).toBe('resolved');
+    const queued = await t.database.db
+      .selectFrom('deliveries')
+      .select(['subscriber_id', 'event_kind', 'state'])
+      .where('subscriber_id', 'is not', null)
+      .execute();
+    expect(queued.filter((d) => d.event_kind === 'subscriber.incident')).toHaveLength(3);
+    expect(smtp.mails).toHaveLength(2);
+  });
+});
