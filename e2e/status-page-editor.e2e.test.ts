@@ -253,4 +253,30 @@ describe('status page editor in the browser', () => {
       expect(errors).toEqual([]);
     });
   }
+  it("lists the page's subscribers and removes one", async () => {
+    const created = await api('POST', '/api/v1/status-pages', {
+      slug: 'followed',
+      title: 'Followed',
+      published: true,
+      subscriptions: { email: false, webhook: true, emailChannelId: null },
+    });
+    const followed = StatusPage.parse(created.body);
+    const subscribed = await fetch(`${app.url}/status/followed/subscribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'webhook', address: 'https://hooks.example.test/status' }),
+    });
+    expect(subscribed.status).toBe(202);
+    const { context, page } = await editorAs('light', 1280);
+    await page.goto(`${app.url}/status-pages/${followed.id}/edit`);
+    const table = page.getByRole('table', { name: 'Subscribers' });
+    await table.getByRole('cell', { name: 'https://hooks.example.test/status' }).waitFor();
+    await page.getByText('1 confirmed of 1 subscriber.').waitFor();
+    await table.screenshot({ path: screenshotPath('status-page-editor-subscribers') });
+    await table.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Remove subscriber' }).click();
+    await page.getByText('Nobody has subscribed yet.').waitFor();
+    await context.close();
+    expect(errors).toEqual([]);
+  });
 });

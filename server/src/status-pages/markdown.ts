@@ -38,8 +38,17 @@ const allowed: sanitizeHtml.IOptions = {
   },
 };
 
+/** Descriptions change only when a page is edited: sanitising once per text, not per render. */
+const rendered = new Map<string, string>();
+const RENDERED_MAX = 200;
+
 /** A page description as safe HTML: Markdown without raw HTML, then an allow-list. */
 export function renderMarkdown(source: string): string {
   if (!source.trim()) return '';
-  return sanitizeHtml(md.render(source), allowed);
+  const known = rendered.get(source);
+  if (known !== undefined) return known;
+  const html = sanitizeHtml(md.render(source), allowed);
+  if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
+  rendered.set(source, html);
+  return html;
 }

@@ -21,6 +21,7 @@ import { AddressFields, GeneralFields } from './GeneralFields';
 import { LogoField } from './LogoField';
 import { PreviewPane } from './PreviewPane';
 import { SectionsEditor } from './SectionsEditor';
+import { SubscribersList } from './SubscribersList';
 import { SubscriptionFields } from './SubscriptionFields';
 
 /** Creates or edits a status page, with the server's rendering of the draft beside it. */
@@ -144,6 +145,7 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
           <fieldset className="form__section">
             <legend className="form__legend">Subscriptions</legend>
             <SubscriptionFields draft={draft} set={set} errorFor={errorFor} />
+            {page && <SubscribersList pageId={page.id} />}
           </fieldset>
           <div className="form__footer">
             {save.error && !(save.error instanceof LogoError) && <ErrorNotice error={save.error} />}
