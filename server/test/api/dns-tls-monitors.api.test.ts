@@ -1,4 +1,4 @@
-import { Monitor, MonitorList, Problem } from '@pagewatch/contract';
+import { defaultAlertRules, Monitor, MonitorList, Problem } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
@@ -22,6 +22,8 @@ const stateAndCommon = {
   statusChangedAt: null,
   lastCheck: null,
   lastDetails: null,
+  alerts: defaultAlertRules,
+  channelIds: [],
   createdAt: expect.any(String),
   updatedAt: expect.any(String),
 };

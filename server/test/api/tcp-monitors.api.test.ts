@@ -1,4 +1,4 @@
-import { Monitor, MonitorList, Problem } from '@pagewatch/contract';
+import { defaultAlertRules, Monitor, MonitorList, Problem } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
@@ -49,6 +49,8 @@ describe.each(engines)('tcp monitors over the API on %s', (engine) => {
       statusChangedAt: null,
       lastCheck: null,
       lastDetails: null,
+      alerts: defaultAlertRules,
+      channelIds: [],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -36,6 +36,8 @@ describe.each(engines)('alerts from live checks on %s', (engine) => {
       retries: 1,
       interval: 60,
       timeout: 5,
+      // Not the default channel: this monitor alerts through the hook alone.
+      channelIds: [],
     });
     const id = Monitor.parse(created.body).id;
     await linkChannel(t.database, id, hook);
@@ -66,6 +68,7 @@ describe.each(engines)('alerts from live checks on %s', (engine) => {
       name: 'Search',
       url: `${target.url}/ok`,
       interval: 3600,
+      channelIds: [],
     });
     const monitorId = Monitor.parse(created.body).id;
     await linkChannel(t.database, monitorId, hook);
