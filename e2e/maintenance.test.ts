@@ -91,20 +91,32 @@ describe('maintenance windows in the browser', () => {
       .waitFor();
     await page.screenshot({ path: screenshotPath('maintenance-form-rule-error'), fullPage: true });
 
-    // The weekly preset: Saturdays and Sundays at 02:30 in New York.
+    // The weekly preset: Saturdays and Sundays at 02:30 in New York — or 14:30 when the test
+    // runs near that hour, so the new window is never the one happening now.
+    const nyHour = Number(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: 'America/New_York',
+        hour: 'numeric',
+        hourCycle: 'h23',
+      }).format(new Date()),
+    );
+    const at =
+      nyHour >= 1 && nyHour < 5
+        ? { hm: '14:30', end: '16:00', hour: 14 }
+        : { hm: '02:30', end: '04:00', hour: 2 };
     await page
       .getByRole('radiogroup', { name: 'Repeats' })
       .getByRole('radio', { name: 'Weekly' })
       .click();
     await page.getByLabel('Time zone').selectOption('America/New_York');
     await page.getByRole('checkbox', { name: 'Sat' }).check();
-    await page.getByLabel('At', { exact: true }).fill('02:30');
+    await page.getByLabel('At', { exact: true }).fill(at.hm);
     await page.getByLabel('Lasts (minutes)').fill('90');
     const items = preview.getByRole('listitem');
     await expect.poll(() => items.count()).toBe(5);
     await expect.poll(() => preview.textContent()).toContain('America/New_York');
     for (const text of await items.allTextContents()) {
-      expect(text).toMatch(/^(Sat|Sun).*02:30 – 04:00$/);
+      expect(text).toMatch(new RegExp(`^(Sat|Sun).*${at.hm} – ${at.end}$`));
     }
     await page.screenshot({ path: screenshotPath('maintenance-form'), fullPage: true });
     await page.getByRole('button', { name: 'Create window' }).click();
@@ -113,7 +125,7 @@ describe('maintenance windows in the browser', () => {
     const scheduled = page.getByRole('region', { name: /Scheduled/ });
     const card = scheduled.getByRole('listitem').filter({ hasText: 'Weekly patching' });
     await card.waitFor();
-    expect(await card.textContent()).toContain('Every Saturday, Sunday at 02:30 for 1 h 30 min');
+    expect(await card.textContent()).toContain(`Every Saturday, Sunday at ${at.hm} for 1 h 30 min`);
     expect(await card.textContent()).toContain('All monitors');
     await page.screenshot({ path: screenshotPath('maintenance-list'), fullPage: true });
 
@@ -122,7 +134,7 @@ describe('maintenance windows in the browser', () => {
       timezone: 'America/New_York',
       schedule: {
         kind: 'rrule',
-        expression: 'FREQ=WEEKLY;BYDAY=SA,SU;BYHOUR=2;BYMINUTE=30',
+        expression: `FREQ=WEEKLY;BYDAY=SA,SU;BYHOUR=${at.hour};BYMINUTE=30`,
         durationMinutes: 90,
       },
     });
@@ -130,7 +142,7 @@ describe('maintenance windows in the browser', () => {
     // Editing shows the preset again.
     await card.getByRole('button', { name: 'Edit Weekly patching' }).click();
     expect(await page.getByRole('checkbox', { name: 'Sat' }).isChecked()).toBe(true);
-    expect(await page.getByLabel('At', { exact: true }).inputValue()).toBe('02:30');
+    expect(await page.getByLabel('At', { exact: true }).inputValue()).toBe(at.hm);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await context.close();
   });
