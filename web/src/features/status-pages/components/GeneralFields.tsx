@@ -97,7 +97,7 @@ export function AddressFields({ draft, set, errorFor }: Props) {
         label="Footer"
         optional
         error={errorFor('footer')}
-        hint="Markdown, shown at the bottom of the page (contact, legal links)."
+        hint="Plain text, shown at the bottom of the page (contact, legal notes)."
       >
         {(p) => (
           <textarea
