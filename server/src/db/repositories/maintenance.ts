@@ -53,19 +53,16 @@ const definition = (input: MaintenanceInput) => ({
 });
 
 export function maintenanceRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
-  /** Queues a window's notices in its transaction; the notifier is woken once it committed. */
-  let queued = 0;
-  const tell = async (
+  /** Queues a window's notices in its transaction; the count tells whether to wake the notifier. */
+  const tell = (
     trx: Kysely<DB>,
     notice: MaintenanceNotice | null | undefined,
     id: number,
     now: number,
-  ) => {
-    if (notice) queued += await noticeSubscribers(trx, notice.monitorIds, notice.build(id), now);
-  };
-  const ring = () => {
+  ) =>
+    notice ? noticeSubscribers(trx, notice.monitorIds, notice.build(id), now) : Promise.resolve(0);
+  const ring = (queued: number) => {
     if (queued > 0) outbox?.notify();
-    queued = 0;
   };
 
   const byId = (id: number) =>
@@ -92,7 +89,7 @@ export function maintenanceRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
       by: string | null,
       notice?: MaintenanceNotice | null,
     ): Promise<MaintenanceRecord> {
-      const id = await db.transaction().execute(async (trx) => {
+      const { id, queued } = await db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto('maintenance_windows')
           .values({
@@ -104,10 +101,9 @@ export function maintenanceRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await tell(trx, notice, Number(row.id), now);
-        return Number(row.id);
+        return { id: Number(row.id), queued: await tell(trx, notice, Number(row.id), now) };
       });
-      ring();
+      ring(queued);
       return toRecord(await byId(id).executeTakeFirstOrThrow());
     },
 
@@ -118,15 +114,15 @@ export function maintenanceRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
       by: string | null,
       notice?: MaintenanceNotice | null,
     ): Promise<MaintenanceRecord | null> {
-      await db.transaction().execute(async (trx) => {
+      const queued = await db.transaction().execute(async (trx) => {
         const r = await trx
           .updateTable('maintenance_windows')
           .set({ ...definition(input), updated_at: now, updated_by: by })
           .where('id', '=', id)
           .executeTakeFirst();
-        if (Number(r.numUpdatedRows) > 0) await tell(trx, notice, id, now);
+        return Number(r.numUpdatedRows) > 0 ? tell(trx, notice, id, now) : 0;
       });
-      ring();
+      ring(queued);
       const row = await byId(id).executeTakeFirst();
       return row ? toRecord(row) : null;
     },
@@ -138,7 +134,7 @@ export function maintenanceRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
       by: string | null,
       notice?: MaintenanceNotice | null,
     ): Promise<boolean> {
-      const done = await db.transaction().execute(async (trx) => {
+      const { done, queued } = await db.transaction().execute(async (trx) => {
         const r = await trx
           .updateTable('maintenance_windows')
           .set({ cancelled_at: now, updated_at: now, updated_by: by })
@@ -146,10 +142,9 @@ export function maintenanceRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
           .where('cancelled_at', 'is', null)
           .executeTakeFirst();
         const changed = Number(r.numUpdatedRows) > 0;
-        if (changed) await tell(trx, notice, id, now);
-        return changed;
+        return { done: changed, queued: changed ? await tell(trx, notice, id, now) : 0 };
       });
-      ring();
+      ring(queued);
       return done;
     },
 

@@ -81,24 +81,21 @@ function toPage(r: {
 export type SubscribeOutcome = 'created' | 'pending' | 'confirmed' | 'returning';
 
 export function statusSubscribersRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
-  return {
-    async page(slug: string): Promise<SubscribablePage | null> {
-      const row = await db
-        .selectFrom('status_pages')
-        .select(pageColumns)
-        .where('slug', '=', slug)
-        .executeTakeFirst();
-      return row ? toPage(row) : null;
-    },
+  async function pageWhere(
+    column: 'slug' | 'id',
+    value: string | number,
+  ): Promise<SubscribablePage | null> {
+    const row = await db
+      .selectFrom('status_pages')
+      .select(pageColumns)
+      .where(column, '=', value)
+      .executeTakeFirst();
+    return row ? toPage(row) : null;
+  }
 
-    async pageById(id: number): Promise<SubscribablePage | null> {
-      const row = await db
-        .selectFrom('status_pages')
-        .select(pageColumns)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return row ? toPage(row) : null;
-    },
+  return {
+    page: (slug: string) => pageWhere('slug', slug),
+    pageById: (id: number) => pageWhere('id', id),
 
     /**
      * Records a subscription request. An address seen before keeps its row (and token); one

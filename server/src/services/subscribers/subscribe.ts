@@ -1,4 +1,6 @@
+import net from 'node:net';
 import type { SubscribeInput } from '@pagewatch/contract';
+import { bareHost, isAllowedAddress } from '../../notify/address-guard.js';
 import { confirmNotice, noticeBaseUrl } from '../../domain/subscriber-notices.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { AppError, validationFailed } from '../../lib/errors.js';
@@ -6,9 +8,15 @@ import type { ServiceDeps } from '../deps.js';
 
 export const pageNotFound = () => new AppError('not_found', 'There is no status page here');
 
-/** Private and loopback literals a visitor must not point a webhook at (checked again on send). */
-const PRIVATE_HOST =
-  /^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.|\[(::1?|f[cd]|fe80))/i;
+/**
+ * A visitor's webhook must not name this machine or a private address. Names are checked again
+ * after resolution on every send (the notification egress guard); this refuses the obvious now.
+ */
+function privateHost(url: string): boolean {
+  const host = bareHost(new URL(url).hostname);
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return net.isIP(host) !== 0 && !isAllowedAddress(host, true);
+}
 
 /**
  * A visitor subscribes to a published page. Email needs confirming through a link (double
@@ -36,8 +44,7 @@ export async function subscribe(
     );
   }
   if (input.kind === 'webhook' && !deps.allowPrivateSubscriberWebhooks) {
-    const host = new URL(input.address).host;
-    if (PRIVATE_HOST.test(host)) {
+    if (privateHost(input.address)) {
       throw validationFailed(
         [
           {
