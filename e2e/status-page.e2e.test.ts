@@ -216,29 +216,65 @@ describe('public status page', () => {
     await context.close();
   });
 
-  it('shows a day’s figures when its bar gets keyboard focus', async () => {
+  it('shows a day’s figures on keyboard focus for the days worth a look, and on tap for any', async () => {
     const { page } = await open(false, desktop);
-    const bar = page
-      .getByRole('list', { name: /Daily uptime of Public API/ })
-      .getByRole('listitem')
-      .nth(77);
-    // Tab from the last link before the bars reaches them in order.
+    const group = page.getByRole('group', { name: /Daily uptime of Public API/ });
+    expect(await group.getAttribute('aria-label')).toBe(
+      'Daily uptime of Public API, last 90 days: 1 day down',
+    );
+    // Tabbing on from the description reaches the one day with an outage in a few steps (the
+    // incident links come first): the 89 plain days before it are no tab stops.
     await page.getByRole('link', { name: 'support' }).focus();
     let focused = '';
-    for (let i = 0; i < 200 && !focused.includes('up'); i++) {
+    let presses = 0;
+    while (presses < 10 && !focused.includes('outage')) {
       await page.keyboard.press('Tab');
+      presses += 1;
       focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
     }
-    expect(focused).toMatch(/^\d{1,2} \w+: (100|[\d.]+)% up/);
-    await bar.focus();
-    const label = await bar.getAttribute('aria-label');
-    expect(label).toMatch(/: 66\.67% up, 1 outage$/);
+    expect(focused).toMatch(/^\d{1,2} \w+: 66\.67% up, 1 outage$/);
+    const bar = group.locator('i').nth(77);
+    expect(await bar.getAttribute('aria-label')).toBe(focused);
+    expect(await bar.evaluate((el) => el === document.activeElement)).toBe(true);
     const tip = await bar.evaluate((el) => getComputedStyle(el, '::after').content);
-    expect(tip).toBe(`"${label}"`);
+    expect(tip).toBe(`"${focused}"`);
     await page
       .locator('.comp')
       .first()
       .screenshot({ path: screenshotPath('status-page-tooltip-focus') });
     await page.context().close();
+
+    // On a phone a tap shows any day's tooltip: its date and state come from the stylesheet.
+    const context = await browser.newContext({
+      viewport: phone,
+      hasTouch: true,
+      isMobile: true,
+      javaScriptEnabled: false,
+    });
+    const touch = await context.newPage();
+    await touch.goto(url);
+    const yesterday = touch
+      .getByRole('group', { name: /Daily uptime of Website/ })
+      .locator('i')
+      .nth(88);
+    await yesterday.tap();
+    const shown = await yesterday.evaluate((el) => ({
+      focused: el === document.activeElement,
+      tip: getComputedStyle(el, '::after').content,
+      visible: getComputedStyle(el, '::after').display !== 'none',
+    }));
+    const date = new Date(Date.now() - DAY).toLocaleDateString('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      timeZone: 'UTC',
+    });
+    expect(shown.focused).toBe(true);
+    expect(shown.visible).toBe(true);
+    expect(shown.tip).toBe(`"${date}: 100% up"`);
+    await touch
+      .locator('.comp')
+      .nth(1)
+      .screenshot({ path: screenshotPath('status-page-tooltip-tap') });
+    await context.close();
   });
 });

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Clock } from '../lib/clock.js';
 import type { EventHub } from '../lib/event-hub.js';
-import { dayOf } from './present.js';
+import { dayOf } from './day-history.js';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -20,10 +20,12 @@ export interface Rendered {
   latency: boolean;
 }
 
+export type Encoding = 'br' | 'gzip';
+
 export interface CachedBody {
   identity: Buffer;
-  gzip: Buffer;
-  br: Buffer;
+  /** The body in `encoding`, compressed on first use and kept for everyone after. */
+  encoded(encoding: Encoding): Promise<Buffer>;
   etag: string;
   lastModified: string;
   type: string;
@@ -44,23 +46,37 @@ export interface RenderCacheOptions {
   latencyRefreshMs?: number;
 }
 
-/** Compresses once per render, so a crowd costs a map lookup and a write. */
-export async function compressed(r: Rendered, now: number): Promise<CachedBody> {
-  const identity = Buffer.from(r.body, 'utf8');
-  const [gz, br] = await Promise.all([
-    gzip(identity, { level: 6 }),
-    brotli(identity, {
+const compressors: Record<Encoding, (bytes: Buffer) => Promise<Buffer>> = {
+  gzip: (bytes) => gzip(bytes, { level: 6 }),
+  br: (bytes) =>
+    brotli(bytes, {
       params: {
         [zlib.constants.BROTLI_PARAM_QUALITY]: 5,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
       },
     }),
-  ]);
+};
+
+/**
+ * A render ready to serve. Each encoding is compressed once, when a client first asks for it:
+ * the request that rendered waits for its own encoding only, and a crowd costs a map lookup.
+ */
+export function cachedBody(r: Rendered, now: number): CachedBody {
+  const identity = Buffer.from(r.body, 'utf8');
+  const variants = new Map<Encoding, Promise<Buffer>>();
   const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 22);
   return {
     identity,
-    gzip: gz,
-    br,
+    encoded(encoding) {
+      let variant = variants.get(encoding);
+      if (!variant) {
+        variant = compressors[encoding](identity);
+        variants.set(encoding, variant);
+        // A failure is not kept: the next request tries again.
+        variant.catch(() => variants.delete(encoding));
+      }
+      return variant;
+    },
     // Weak: the compressed variants share it (RFC 9110 §8.8.1).
     etag: `W/"${hash}"`,
     lastModified: new Date(Math.floor(now / 1000) * 1000).toUTCString(),
@@ -148,7 +164,7 @@ export class RenderCache {
         this.entries.delete(key);
         return null;
       }
-      const body = await compressed(rendered, now);
+      const body = cachedBody(rendered, now);
       // An event during the render may not be in it: serve it to those waiting, then rebuild.
       body.stale = this.generation !== generation;
       this.put(key, body);

@@ -3,15 +3,13 @@ import { occurrences } from '../domain/maintenance/occurrences.js';
 import type { PublicPageRecord, PublicSectionRecord } from '../db/repositories/status-public.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { maintenanceNow } from '../services/maintenance/now.js';
+import { DAY_MS, dayOf, firstBarDay, type DayHistory } from './day-history.js';
 import { renderMarkdown } from './markdown.js';
 import {
-  BAR_DAYS,
-  DAY_MS,
+  barDates,
   bars,
   componentStatus,
-  dayOf,
   displayName,
-  indexDays,
   overallStatus,
   presentComponent,
   presentIncident,
@@ -19,6 +17,11 @@ import {
 import type { PageLinks, PublicMaintenance, PublicStatusPage } from './view-model.js';
 
 export type ReadDeps = Pick<ServiceDeps, 'repos' | 'clock' | 'maintenance'>;
+
+/** What a view is built from besides the page: its reads, and the kept day history. */
+export interface ViewDeps extends ReadDeps {
+  history: DayHistory;
+}
 
 /** A page and its layout: stored (published or saved) or a draft the editor previews. */
 export interface PageSource {
@@ -34,8 +37,14 @@ const inScope = (w: MaintenanceRecord, ids: ReadonlySet<number>) =>
 
 interface MaintenanceView {
   upcoming: PublicMaintenance[];
-  /** `monitorId:day` of every day a window touched, for the bars. */
-  days: Set<string>;
+  /** Monitor → indexes of the bar days a window touched. */
+  days: Map<number, Set<number>>;
+}
+
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
 }
 
 function maintenanceView(
@@ -46,13 +55,13 @@ function maintenanceView(
   from: number,
 ): MaintenanceView {
   const upcoming: PublicMaintenance[] = [];
-  const days = new Set<string>();
+  const days = new Map<number, Set<number>>();
   for (const w of windows) {
     const monitors = inScope(w, ids);
     if (w.cancelledAt !== null || monitors.length === 0) continue;
     for (const o of occurrences(w, from, now + AHEAD_MS)) {
-      for (let d = dayOf(o.start); d < Math.min(o.end, now); d += DAY_MS)
-        for (const id of monitors) days.add(`${id}:${d}`);
+      for (let d = Math.max(dayOf(o.start), from); d < Math.min(o.end, now); d += DAY_MS)
+        for (const id of monitors) addTo(days, id, (d - from) / DAY_MS);
       if (o.end <= now) continue;
       upcoming.push({
         title: w.title,
@@ -72,7 +81,7 @@ function maintenanceView(
  * incidents, maintenance), however many components it has.
  */
 export async function loadView(
-  deps: ReadDeps,
+  deps: ViewDeps,
   source: PageSource,
   links: PageLinks,
   pastDays = PAST_DAYS,
@@ -80,13 +89,13 @@ export async function loadView(
   const { page, sections } = source;
   const now = deps.clock.now();
   const today = dayOf(now);
-  const from = today - (BAR_DAYS - 1) * DAY_MS;
+  const from = firstBarDay(today);
   const components = sections.flatMap((s) => s.components);
   const ids = components.map((c) => c.monitorId);
   const names = new Map(components.map((c) => [c.monitorId, displayName(c)]));
   const repo = deps.repos.statusPublic;
-  const [counts, outages, active, past, windows, inMaintenance] = await Promise.all([
-    repo.days(ids, from, today),
+  const [grids, outages, active, past, windows, inMaintenance] = await Promise.all([
+    deps.history.grids(ids, today),
     repo.outages(ids, from),
     repo.activeIncidents(ids),
     repo.incidentsSince(ids, now - pastDays * DAY_MS),
@@ -94,11 +103,17 @@ export async function loadView(
     maintenanceNow(deps),
   ]);
   const maint = maintenanceView(windows, new Set(ids), names, now, from);
+  const outagesByDay = new Map<number, Map<number, number>>();
+  for (const o of outages) {
+    const byDay = outagesByDay.get(o.monitorId) ?? new Map<number, number>();
+    byDay.set((o.day - from) / DAY_MS, o.down);
+    outagesByDay.set(o.monitorId, byDay);
+  }
   const barInput = {
-    today,
-    counts: indexDays(counts),
-    outages: new Map(outages.map((o) => [`${o.monitorId}:${o.day}`, o.down])),
-    maintenanceDays: maint.days,
+    dates: barDates(today),
+    grids,
+    outages: outagesByDay,
+    maintenance: maint.days,
   };
   const viewSections = sections.map((s) => ({
     title: s.title,

@@ -1,6 +1,6 @@
 import { uptimePercent } from '../domain/percentiles.js';
+import { BAR_DAYS, DAY_MS, gridDay, type DayGrid, type GridDay } from './day-history.js';
 import type {
-  DayCounts,
   PublicComponentRecord,
   PublicIncidentRecord,
 } from '../db/repositories/status-public.js';
@@ -12,11 +12,6 @@ import type {
   PublicDay,
   PublicIncident,
 } from './view-model.js';
-
-export const DAY_MS = 86_400_000;
-export const BAR_DAYS = 90;
-
-export const dayOf = (at: number): number => Math.floor(at / DAY_MS) * DAY_MS;
 
 /** A component's status: paused and maintenance win over what the checks say. */
 export function componentStatus(c: PublicComponentRecord, inMaintenance: boolean): ComponentStatus {
@@ -39,7 +34,7 @@ export function overallStatus(statuses: readonly ComponentStatus[]): OverallStat
 }
 
 /** A day is down when under 99 % delivered, degraded for any slow or failed check. */
-export function dayState(d: DayCounts | undefined, maintenance: boolean): DayState {
+export function dayState(d: GridDay | undefined, maintenance: boolean): DayState {
   if (!d || d.checks === 0) return maintenance ? 'maintenance' : 'none';
   const delivered = (d.up + d.degraded) / d.checks;
   if (d.down > 0 && delivered < 0.99) return 'down';
@@ -47,17 +42,22 @@ export function dayState(d: DayCounts | undefined, maintenance: boolean): DaySta
   return 'up';
 }
 
+/** What the bars of one render share: the 90 dates and, per monitor, what each day holds. */
 export interface BarInput {
-  today: number;
-  counts: Map<string, DayCounts>;
-  outages: Map<string, number>;
-  maintenanceDays: Set<string>;
+  /** YYYY-MM-DD of each bar, oldest first. */
+  dates: readonly string[];
+  grids: ReadonlyMap<number, DayGrid>;
+  /** Monitor → day index → outages that day. */
+  outages: ReadonlyMap<number, ReadonlyMap<number, number>>;
+  /** Monitor → indexes of the days a maintenance window touched. */
+  maintenance: ReadonlyMap<number, ReadonlySet<number>>;
 }
 
-const key = (monitorId: number, day: number) => `${monitorId}:${day}`;
-
-export function indexDays(rows: readonly DayCounts[]): Map<string, DayCounts> {
-  return new Map(rows.map((r) => [key(r.monitorId, r.day), r]));
+/** The 90 dates (YYYY-MM-DD) that end with `today`, oldest first. */
+export function barDates(today: number): string[] {
+  return Array.from({ length: BAR_DAYS }, (_, i) =>
+    new Date(today - (BAR_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
 }
 
 /** The last 90 UTC days of one monitor, oldest first, and the uptime over them. */
@@ -65,20 +65,21 @@ export function bars(
   monitorId: number,
   input: BarInput,
 ): { days: PublicDay[]; uptime: number | null } {
+  const grid = input.grids.get(monitorId);
+  const outages = input.outages.get(monitorId);
+  const maintenance = input.maintenance.get(monitorId);
   const days: PublicDay[] = [];
   let checks = 0;
   let delivered = 0;
-  for (let i = BAR_DAYS - 1; i >= 0; i--) {
-    const day = input.today - i * DAY_MS;
-    const k = key(monitorId, day);
-    const d = input.counts.get(k);
+  for (let i = 0; i < input.dates.length; i++) {
+    const d = grid ? gridDay(grid, i) : undefined;
     checks += d?.checks ?? 0;
     delivered += (d?.up ?? 0) + (d?.degraded ?? 0);
     days.push({
-      date: new Date(day).toISOString().slice(0, 10),
-      state: dayState(d, input.maintenanceDays.has(k)),
+      date: input.dates[i] ?? '',
+      state: dayState(d, maintenance?.has(i) ?? false),
       uptime: d ? uptimePercent(d.up, d.degraded, d.checks) : null,
-      outages: input.outages.get(k) ?? 0,
+      outages: outages?.get(i) ?? 0,
     });
   }
   return { days, uptime: uptimePercent(delivered, 0, checks) };

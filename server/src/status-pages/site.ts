@@ -4,8 +4,9 @@ import { coarsestSpans } from '../domain/rollup.js';
 import type { EventHub } from '../lib/event-hub.js';
 import { type BadgeWindow, statusBadge, uptimeBadge } from './badges.js';
 import { RenderCache, type CachedBody, type Rendered, type RenderCacheOptions } from './cache.js';
+import { DayHistory } from './day-history.js';
 import { atomFeed, rssFeed } from './feeds.js';
-import { loadIncident, loadView, type PageSource, type ReadDeps } from './load.js';
+import { loadIncident, loadView, type PageSource, type ReadDeps, type ViewDeps } from './load.js';
 import { componentStatus, displayName } from './present.js';
 import { renderStatusHtml, type RenderTarget } from './render/index.js';
 import type { PublicStatusPage } from './view-model.js';
@@ -64,6 +65,7 @@ const routeKey = (r: PublicRoute): string =>
  */
 export class StatusSite {
   readonly cache: RenderCache;
+  private readonly viewDeps: ViewDeps;
   private domains: Promise<Map<string, number>> | null = null;
   private readonly unsubscribe: () => void;
 
@@ -73,6 +75,7 @@ export class StatusSite {
     options: RenderCacheOptions = {},
   ) {
     this.cache = new RenderCache(hub, readDeps.clock, options);
+    this.viewDeps = { ...readDeps, history: new DayHistory(readDeps.repos.statusPublic, hub) };
     this.unsubscribe = hub.subscribe(({ event }) => {
       if (event.kind === 'status-page') this.domains = null;
     });
@@ -81,6 +84,7 @@ export class StatusSite {
   close(): void {
     this.unsubscribe();
     this.cache.close();
+    this.viewDeps.history.close();
   }
 
   /** The published page answering on this host, if any (kept in memory). */
@@ -137,7 +141,7 @@ export class StatusSite {
     frameAncestors?: string,
   ): Promise<Pick<Rendered, 'body' | 'type' | 'headers'> | null> {
     const long = route.kind !== 'page' && route.kind !== 'json';
-    const view = await loadView(this.readDeps, source, { base }, long ? HISTORY_DAYS : undefined);
+    const view = await loadView(this.viewDeps, source, { base }, long ? HISTORY_DAYS : undefined);
     switch (route.kind) {
       case 'page':
       case 'history':

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EventHub } from '../../src/lib/event-hub.js';
 import { RenderCache, type Rendered } from '../../src/status-pages/cache.js';
@@ -117,5 +118,16 @@ describe('the status page render cache', () => {
     const { cache } = setup();
     expect(await cache.get('gone', async () => null)).toBeNull();
     expect(cache.size).toBe(0);
+  });
+
+  it('compresses each encoding once, when a client first asks for it, and shares it', async () => {
+    const { cache, page } = setup();
+    const body = (await cache.get('k', page({ body: 'status '.repeat(500) })))!;
+    const [br1, br2] = await Promise.all([body.encoded('br'), body.encoded('br')]);
+    expect(br1).toBe(br2);
+    expect(zlib.brotliDecompressSync(br1).toString()).toBe('status '.repeat(500));
+    expect(zlib.gunzipSync(await body.encoded('gzip')).toString()).toBe('status '.repeat(500));
+    expect(await body.encoded('gzip')).toBe(await body.encoded('gzip'));
+    expect(br1.length).toBeLessThan(body.identity.length / 10);
   });
 });

@@ -59,20 +59,34 @@ describe('status page rendering', () => {
     expect(html).toContain('<span class="st s-pending">No data yet</span>');
     expect(html).toContain('<span class="st s-paused">Not monitored</span>');
     expect(html).toContain('<span class="st s-maintenance">Under maintenance</span>');
-    expect(html).toContain('no data uptime');
-    expect(html).toContain('aria-label="22 Nov: no data"');
+    expect(html).toContain('No uptime data yet');
+    expect(html).toContain('aria-label="Daily uptime of Fresh, last 90 days: no data yet"');
+    expect(html).toContain('<i class=n tabindex=-1></i>');
   });
 
-  it('labels every day bar for screen readers and makes it focusable', () => {
+  it('makes the days worth a look tab stops with labels, and dates every bar by position', () => {
+    const mixed = days('up');
+    mixed[89] = { ...mixed[89]!, state: 'down', uptime: 99.3, outages: 1 };
+    mixed[80] = { ...mixed[80]!, state: 'degraded', uptime: 99.9 };
+    mixed[70] = { ...mixed[70]!, state: 'maintenance', uptime: null };
+    mixed[0] = { ...mixed[0]!, state: 'none', uptime: null };
     const html = page(
-      view({
-        sections: [{ title: 'x', components: [component('API', 'down', { days: days('down') })] }],
-      }),
+      view({ sections: [{ title: 'x', components: [component('API', 'down', { days: mixed })] }] }),
     );
     expect(html).toContain(
-      '<li class="down" tabindex="0" aria-label="22 Nov: 99.3% up, 1 outage"></li>',
+      'aria-label="Daily uptime of API, last 90 days: 1 day down, 1 day degraded, 1 day of maintenance"',
     );
-    expect(html.match(/tabindex="0"/g)).toHaveLength(90);
+    expect(html).toContain(
+      '<i class=d role=img tabindex=0 aria-label="22 Nov: 99.3% up, 1 outage"></i>',
+    );
+    expect(html).toContain('<i class=g role=img tabindex=0 aria-label="13 Nov: 99.9% up"></i>');
+    expect(html).toContain('<i class=m role=img tabindex=0 aria-label="3 Nov: maintenance"></i>');
+    expect(html.match(/tabindex=0/g)).toHaveLength(3);
+    // Plain days: up by default, grey without data, their tooltip from the stylesheet.
+    expect(html.match(/<i tabindex=-1><\/i>/g)).toHaveLength(86);
+    expect(html).toContain('<i class=n tabindex=-1></i>');
+    expect(html).toContain('.bars>:nth-child(1){--d:"25 Aug"}');
+    expect(html).toContain('.bars>:nth-child(90){--d:"22 Nov"}');
   });
 
   it('keeps long names and right-to-left text in their own direction', () => {

@@ -26,7 +26,7 @@ function Component({ c }: { c: PublicComponent }) {
           </span>
         ) : null}
         <span>
-          {formatPercent(c.uptime)} uptime
+          {c.uptime === null ? 'No uptime data yet' : `${formatPercent(c.uptime)} uptime`}
           {c.latencyMs !== undefined && c.latencyMs !== null ? ` · ${c.latencyMs} ms` : ''}
         </span>
         {c.days ? <span>Today</span> : null}

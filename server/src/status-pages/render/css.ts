@@ -42,11 +42,12 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .s-up{--s:var(--up)}.s-degraded{--s:var(--degraded)}.s-down{--s:var(--down)}.s-maintenance{--s:var(--maintenance)}
 .s-paused,.s-pending{--s:var(--muted)}
 .muted,.cdesc{color:var(--muted);font-size:.875rem;margin:.25rem 0 0;overflow-wrap:anywhere}
-.bars{display:flex;gap:2px;list-style:none;margin:.75rem 0 .25rem;padding:0;height:2rem}
-.bars li{flex:1;position:relative;border-radius:2px;background:var(--none);min-width:2px}
-.bars .up{background:var(--up)}.bars .degraded{background:var(--degraded)}.bars .down{background:var(--down)}.bars .maintenance{background:var(--maintenance)}
-.bars li:hover::after,.bars li:focus::after{content:attr(aria-label);position:absolute;z-index:2;bottom:calc(100% + .5rem);right:0;width:max-content;max-width:14rem;padding:.375rem .5rem;border-radius:.25rem;background:var(--tip);color:var(--tipfg);font-size:.8125rem;pointer-events:none}
-.bars li:nth-child(-n+45):hover::after,.bars li:nth-child(-n+45):focus::after{right:auto;left:0}
+.bars{display:flex;gap:2px;margin:.75rem 0 .25rem;height:2rem}
+.bars>i{flex:1;position:relative;font-style:normal;border-radius:2px;background:var(--up);min-width:2px;--t:"100% up"}
+.bars>.n{background:var(--none);--t:"no data"}.bars>.g{background:var(--degraded)}.bars>.d{background:var(--down)}.bars>.m{background:var(--maintenance)}
+.bars>i:hover::after,.bars>i:focus::after{content:var(--d) ": " var(--t);position:absolute;z-index:2;bottom:calc(100% + .5rem);right:0;width:max-content;max-width:14rem;padding:.375rem .5rem;border-radius:.25rem;background:var(--tip);color:var(--tipfg);font-size:.8125rem;pointer-events:none}
+.bars>[aria-label]:hover::after,.bars>[aria-label]:focus::after{content:attr(aria-label)}
+.bars>:nth-child(-n+45):hover::after,.bars>:nth-child(-n+45):focus::after{right:auto;left:0}
 .foot{display:flex;justify-content:space-between;gap:1rem;color:var(--muted);font-size:.8125rem}
 .foot>span:first-child,.foot>span:last-child{white-space:nowrap}
 .inc{padding:1rem 1.25rem;border-top:1px solid var(--line)}
@@ -59,7 +60,7 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .none{padding:1rem 1.25rem;color:var(--muted);margin:0}
 .site{margin-top:2.5rem;margin-bottom:2rem;color:var(--muted);font-size:.875rem;overflow-wrap:anywhere}
 .site nav{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin-top:.75rem}
-@media (max-width:40rem){.bars li:nth-child(-n+60),.long{display:none}.short{display:inline}.bars li:nth-child(-n+75):hover::after,.bars li:nth-child(-n+75):focus::after{right:auto;left:0}.banner,.comp,.inc{padding:.875rem}}
+@media (max-width:40rem){.bars>:nth-child(-n+60),.long{display:none}.short{display:inline}.bars>:nth-child(-n+75):hover::after,.bars>:nth-child(-n+75):focus::after{right:auto;left:0}.banner,.comp,.inc{padding:.875rem}}
 `;
 
 const compact = (css: string) => css.replace(/\n/g, '');

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { ENHANCE_URL } from '../enhance.js';
 import type { PublicIncident, PublicStatusPage } from '../view-model.js';
+import { barDatesCss } from './Bars.js';
 import { pageCss, styleHash } from './css.js';
 import { Layout } from './Layout.js';
 import { HistoryBody, IncidentBody, StatusPageBody } from './pages.js';
@@ -20,7 +21,10 @@ export function renderStatusHtml(
   base: string,
   target: RenderTarget,
 ): RenderedHtml {
-  const css = pageCss(view.theme.mode, view.theme.accent);
+  const dates = view.sections.flatMap((s) => s.components).find((c) => c.days)?.days;
+  const css =
+    pageCss(view.theme.mode, view.theme.accent) +
+    (dates ? barDatesCss(dates.map((d) => d.date)) : '');
   const body =
     target.kind === 'page' ? (
       <StatusPageBody view={view} base={base} />
