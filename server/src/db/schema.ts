@@ -198,6 +198,8 @@ export interface IncidentsTable {
   /** 1 when Pagewatch opened it on DOWN. */
   automatic: number;
   title: string;
+  /** 1 while the title is the one Pagewatch wrote, naming the monitor (public pages rename it). */
+  title_auto: Generated<number>;
   state: string;
   severity: string;
   started_at: Millis;

@@ -58,6 +58,17 @@ export function autoIncidentAction(w: AutoIncidentInput): AutoIncidentAction {
 
 export const autoTitle = (monitorName: string): string => `${monitorName} is down`;
 
+/**
+ * Pagewatch's own title as the public reads it: with the names a status page gives the
+ * monitors, never the team's own monitor names.
+ */
+export const publicAutoTitle = (shownNames: readonly string[]): string =>
+  autoTitle(shownNames.join(', ') || 'A service');
+
+/** The name a status page shows for a monitor: its display name, else the monitor's name. */
+export const shownName = (c: { displayName: string; name: string }): string =>
+  c.displayName.trim() || c.name;
+
 export function openedMessage(cause: FailureCause | null): string {
   const why = cause?.message ?? cause?.code ?? null;
   return why

@@ -1,6 +1,7 @@
 import type { MaintenanceRecord } from '../domain/maintenance/window.js';
 import { occurrences } from '../domain/maintenance/occurrences.js';
 import type { PublicPageRecord, PublicSectionRecord } from '../db/repositories/status-public.js';
+import { shownName } from '../domain/incidents.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { maintenanceNow } from '../services/maintenance/now.js';
 import { DAY_MS, dayOf, firstBarDay, type DayHistory } from './day-history.js';
@@ -9,7 +10,6 @@ import {
   barDates,
   bars,
   componentStatus,
-  displayName,
   overallStatus,
   presentComponent,
   presentIncident,
@@ -92,7 +92,7 @@ export async function loadView(
   const from = firstBarDay(today);
   const components = sections.flatMap((s) => s.components);
   const ids = components.map((c) => c.monitorId);
-  const names = new Map(components.map((c) => [c.monitorId, displayName(c)]));
+  const names = new Map(components.map((c) => [c.monitorId, shownName(c)]));
   const repo = deps.repos.statusPublic;
   const [grids, outages, active, past, windows, inMaintenance] = await Promise.all([
     deps.history.grids(ids, today),
@@ -148,7 +148,7 @@ export async function loadView(
 /** One incident of the page, only if it touches the page's monitors and has public updates. */
 export async function loadIncident(deps: ReadDeps, source: PageSource, incidentId: number) {
   const components = source.sections.flatMap((s) => s.components);
-  const names = new Map(components.map((c) => [c.monitorId, displayName(c)]));
+  const names = new Map(components.map((c) => [c.monitorId, shownName(c)]));
   const found = await deps.repos.statusPublic.incident([...names.keys()], incidentId);
   return found ? presentIncident(found, names) : null;
 }

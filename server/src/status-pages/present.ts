@@ -1,3 +1,4 @@
+import { publicAutoTitle, shownName } from '../domain/incidents.js';
 import { uptimePercent } from '../domain/percentiles.js';
 import { BAR_DAYS, DAY_MS, gridDay, type DayGrid, type GridDay } from './day-history.js';
 import type {
@@ -85,21 +86,20 @@ export function bars(
   return { days, uptime: uptimePercent(delivered, 0, checks) };
 }
 
-export const displayName = (c: { displayName: string; name: string }): string =>
-  c.displayName.trim() || c.name;
-
 export function presentIncident(
   r: PublicIncidentRecord,
   names: ReadonlyMap<number, string>,
 ): PublicIncident {
+  const components = r.monitorIds.flatMap((id) => names.get(id) ?? []);
   return {
     id: r.id,
-    title: r.title,
+    // Pagewatch's own title names the monitor; the page says it with the names it shows.
+    title: r.title ?? publicAutoTitle(components),
     state: r.state,
     severity: r.severity,
     startedAt: new Date(r.startedAt).toISOString(),
     resolvedAt: r.resolvedAt === null ? null : new Date(r.resolvedAt).toISOString(),
-    components: r.monitorIds.flatMap((id) => names.get(id) ?? []),
+    components,
     updates: r.updates.map((u) => ({
       at: new Date(u.at).toISOString(),
       state: u.state,
@@ -115,7 +115,7 @@ export function presentComponent(
   show: { uptimeBars: boolean; currentLatency: boolean },
 ): PublicComponent {
   return {
-    name: displayName(c),
+    name: shownName(c),
     description: c.description,
     status,
     uptime: bar.uptime,

@@ -1,4 +1,5 @@
 import { windowMs } from '@pagewatch/contract';
+import { shownName } from '../domain/incidents.js';
 import { uptimePercent } from '../domain/percentiles.js';
 import { coarsestSpans } from '../domain/rollup.js';
 import type { EventHub } from '../lib/event-hub.js';
@@ -7,7 +8,7 @@ import { RenderCache, type CachedBody, type Rendered, type RenderCacheOptions } 
 import { DayHistory } from './day-history.js';
 import { atomFeed, rssFeed } from './feeds.js';
 import { loadIncident, loadView, type PageSource, type ReadDeps, type ViewDeps } from './load.js';
-import { componentStatus, displayName } from './present.js';
+import { componentStatus } from './present.js';
 import { renderStatusHtml, type RenderTarget } from './render/index.js';
 import type { PublicStatusPage } from './view-model.js';
 
@@ -171,7 +172,7 @@ export class StatusSite {
       const repo = this.readDeps.repos.statusPublic;
       const subject = await repo.badgeSubject(monitorId);
       if (!subject) return null;
-      const label = displayName(subject);
+      const label = shownName(subject);
       let svg: string;
       if (window === null) {
         const inMaintenance = this.readDeps.maintenance

@@ -3,7 +3,8 @@ import { startHttpReceiver, type HttpReceiver } from '../fixtures/http-receiver.
 import { SMTP_PASSWORD, SMTP_USER, startSmtpPeer, type SmtpPeer } from '../fixtures/smtp-peer.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
-import { monitorInput } from '../support/factories.js';
+import { repositories } from '../../src/db/repositories/index.js';
+import { downRun, monitorInput } from '../support/factories.js';
 
 const form = (body: Record<string, string>) => ({
   payload: new URLSearchParams(body).toString(),
@@ -198,5 +199,82 @@ describe.each(engines)('status page subscribers hear of incidents on %s', (engin
       .execute();
     expect(queued.filter((d) => d.event_kind === 'subscriber.incident')).toHaveLength(3);
     expect(smtp.mails).toHaveLength(2);
+  });
+
+  it('names an automatic incident as the page does, until a person gives it a title', async () => {
+    const monitor = await t.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: monitorInput({ name: 'shop-db-primary.internal' }),
+    });
+    const monitorId = Number(monitor.json().id);
+    const slug = `auto-title-${engine}`;
+    const page = await t.inject({
+      method: 'POST',
+      url: '/api/v1/status-pages',
+      payload: {
+        slug,
+        title: 'Shop status',
+        published: true,
+        sections: [{ title: 'Shop', components: [{ monitorId, displayName: 'Storefront' }] }],
+        subscriptions: { email: false, webhook: true, emailChannelId: null },
+      },
+    });
+    expect(page.statusCode, page.body).toBe(201);
+    const subscribed = await t.app.inject({
+      method: 'POST',
+      url: `/status/${slug}/subscribe`,
+      payload: { kind: 'webhook', address: `${hook.url}/auto-title` },
+    });
+    expect(subscribed.statusCode).toBe(202);
+    const now = Date.now();
+    await repositories(t.database).results.writeBatch([
+      {
+        monitorId,
+        at: now,
+        run: downRun(),
+        status: 'down',
+        failures: 2,
+        recent: [],
+        flip: { from: 'up', to: 'down' },
+        firstFailure: { at: now, code: 'connect_refused', message: 'refused' },
+      },
+    ]);
+    const listed = await t.inject({ url: `/api/v1/incidents?monitorId=${monitorId}` });
+    const auto = listed.json<{ items: { id: number; title: string }[] }>().items[0]!;
+    expect(auto.title).toBe('shop-db-primary.internal is down');
+    const titles = async (n: number) =>
+      (await hook.waitForRequests(n, 15_000))
+        .filter((r) => r.path === '/auto-title')
+        .map((r) => r.json<{ incident: { title: string } }>().incident.title);
+    const sent = hook.requests.length;
+
+    // The edit form sends the title back unchanged: still Pagewatch's own.
+    await t.inject({
+      method: 'PATCH',
+      url: `/api/v1/incidents/${auto.id}`,
+      payload: { title: auto.title, severity: 'minor' },
+    });
+    await t.inject({
+      method: 'POST',
+      url: `/api/v1/incidents/${auto.id}/updates`,
+      payload: { state: 'identified', message: 'The shop is unreachable.', public: true },
+    });
+    expect(await titles(sent + 1)).toEqual(['Storefront is down']);
+    const shown = await t.app.inject({ url: `/status/${slug}/incidents/${auto.id}` });
+    expect(shown.body).toContain('Storefront is down');
+    expect(shown.body).not.toContain('shop-db-primary');
+
+    await t.inject({
+      method: 'PATCH',
+      url: `/api/v1/incidents/${auto.id}`,
+      payload: { title: 'Checkout unavailable' },
+    });
+    await t.inject({
+      method: 'POST',
+      url: `/api/v1/incidents/${auto.id}/updates`,
+      payload: { state: 'monitoring', message: 'A fix is live.', public: true },
+    });
+    expect(await titles(sent + 2)).toEqual(['Storefront is down', 'Checkout unavailable']);
   });
 });

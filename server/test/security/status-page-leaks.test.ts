@@ -50,6 +50,7 @@ describe.each(engines)('status page leaks on %s', (engine) => {
   let t: TestApp;
   let slug: string;
   let incidentId: number;
+  let autoIncidentId: number;
   let monitorIds: number[];
 
   async function monitor(overrides: Parameters<typeof monitorInput>[0]) {
@@ -134,6 +135,18 @@ describe.each(engines)('status page leaks on %s', (engine) => {
       url: `/api/v1/incidents/${incidentId}/updates`,
       ...json({ message: PRIVATE.privateUpdate, public: false }),
     });
+    // The outage opened an incident titled with the monitor's own name; a public word about
+    // it puts it on the page, under the page's name for the monitor.
+    const auto = await t.inject({ url: `/api/v1/incidents?monitorId=${secretive}` });
+    autoIncidentId = auto
+      .json<{ items: { id: number; automatic: boolean }[] }>()
+      .items.find((i) => i.automatic)!.id;
+    const posted = await t.inject({
+      method: 'POST',
+      url: `/api/v1/incidents/${autoIncidentId}/updates`,
+      ...json({ state: 'identified', message: 'We found the cause.', public: true }),
+    });
+    expect(posted.statusCode, posted.body).toBe(201);
     const window = await t.inject({
       method: 'POST',
       url: '/api/v1/maintenance',
@@ -160,6 +173,7 @@ describe.each(engines)('status page leaks on %s', (engine) => {
       `/status/${slug}`,
       `/status/${slug}/history`,
       `/status/${slug}/incidents/${incidentId}`,
+      `/status/${slug}/incidents/${autoIncidentId}`,
       `/status/${slug}/index.json`,
       `/status/${slug}/feed.atom`,
       `/status/${slug}/feed.rss`,
@@ -200,5 +214,17 @@ describe.each(engines)('status page leaks on %s', (engine) => {
       for (const [what, value] of Object.entries(PRIVATE))
         expect(body.toLowerCase(), `${what} in ${url}`).not.toContain(value.toLowerCase());
     }
+  });
+
+  it('says an automatic incident with the names the page shows', async () => {
+    const res = await t.inject({
+      url: `/status/${slug}/incidents/${autoIncidentId}`,
+      headers: { authorization: '' },
+    });
+    expect(res.body).toContain('DSP:&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(res.body).toMatch(/DSP:[^<]*is down/);
+    // The team still sees its own title.
+    const own = await t.inject({ url: `/api/v1/incidents/${autoIncidentId}` });
+    expect(own.json<{ title: string }>().title).toBe(`${PRIVATE.internalName} is down`);
   });
 });

@@ -18,6 +18,7 @@ import { lastDetails } from './008-last-details.js';
 import { browserEvidence } from './009-browser-evidence.js';
 import { notifications } from './010-notifications.js';
 import { statusPages } from './011-status-pages.js';
+import { incidentAutoTitle } from './012-incident-auto-title.js';
 
 /** Migrations are code, listed in order, so a bundled build needs no folder scan. */
 function migrations(engine: Engine): Record<string, Migration> {
@@ -33,6 +34,7 @@ function migrations(engine: Engine): Record<string, Migration> {
     '009-browser-evidence': browserEvidence(engine),
     '010-notifications': notifications(engine),
     '011-status-pages': statusPages(engine),
+    '012-incident-auto-title': incidentAutoTitle(),
   };
 }
 

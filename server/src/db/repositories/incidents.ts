@@ -11,6 +11,8 @@ import type {
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import {
   autoTitle,
+  publicAutoTitle,
+  shownName,
   openedMessage,
   resolvedMessage,
   type FailureCause,
@@ -221,6 +223,7 @@ export async function openAutoIncident(
       monitor_id: monitorId,
       automatic: 1,
       title: autoTitle(monitor.name),
+      title_auto: 1,
       state: 'investigating',
       severity: 'major',
       started_at: cause.at,
@@ -301,19 +304,54 @@ async function noticeFollowers(
   now: number,
 ): Promise<number> {
   if (!update.public) return 0;
-  const facts = {
-    id: incident.id,
-    title: incident.title,
-    state: incident.state,
-    severity: incident.severity,
-    message: update.message,
-  };
+  const monitorIds = incident.monitors.map((m) => m.id);
+  const titleOn = await publicTitles(trx, incident, monitorIds);
   return noticeSubscribers(
     trx,
-    incident.monitors.map((m) => m.id),
-    (page, from) => incidentNotice(page, noticeBaseUrl(page, publicUrl, from), facts, now),
+    monitorIds,
+    (page, from) =>
+      incidentNotice(
+        page,
+        noticeBaseUrl(page, publicUrl, from),
+        {
+          id: incident.id,
+          title: titleOn(page.id),
+          state: incident.state,
+          severity: incident.severity,
+          message: update.message,
+        },
+        now,
+      ),
     now,
   );
+}
+
+/** The incident's title as each status page says it (Pagewatch's own names the monitor). */
+async function publicTitles(
+  trx: Transaction<DB>,
+  incident: Incident,
+  monitorIds: readonly number[],
+): Promise<(pageId: number) => string> {
+  const row = await trx
+    .selectFrom('incidents')
+    .select('title_auto')
+    .where('id', '=', incident.id)
+    .executeTakeFirst();
+  if (Number(row?.title_auto) !== 1 || monitorIds.length === 0) return () => incident.title;
+  const shown = await trx
+    .selectFrom('status_page_components as c')
+    .innerJoin('monitors as m', 'm.id', 'c.monitor_id')
+    .select(['c.page_id', 'c.display_name', 'm.name'])
+    .where('c.monitor_id', 'in', monitorIds)
+    .orderBy('c.page_id')
+    .orderBy('c.position')
+    .execute();
+  return (pageId) =>
+    publicAutoTitle(
+      shown
+        .filter((r) => Number(r.page_id) === pageId)
+        .map((r) => shownName({ displayName: r.display_name, name: r.name })),
+    );
 }
 
 export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
@@ -441,11 +479,22 @@ export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
       return db.transaction().execute(async (trx) => {
         const res = await trx
           .updateTable('incidents')
-          .set({
+          .set((eb) => ({
             updated_at: now,
-            ...(changes.title !== undefined ? { title: changes.title } : {}),
+            ...(changes.title !== undefined
+              ? {
+                  title: changes.title,
+                  // Only a new title is a person's word; the form sends the old one back too.
+                  title_auto: eb
+                    .case()
+                    .when('title', '=', changes.title)
+                    .then(eb.ref('title_auto'))
+                    .else(0)
+                    .end(),
+                }
+              : {}),
             ...(changes.severity !== undefined ? { severity: changes.severity } : {}),
-          })
+          }))
           .where('id', '=', id)
           .executeTakeFirst();
         if (Number(res.numUpdatedRows) === 0) return null;

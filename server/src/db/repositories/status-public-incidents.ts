@@ -4,7 +4,8 @@ import type { DB } from '../schema.js';
 
 export interface PublicIncidentRecord {
   id: number;
-  title: string;
+  /** Null while the title is Pagewatch's own, which names the monitor as the team knows it. */
+  title: string | null;
   state: IncidentState;
   severity: IncidentSeverity;
   startedAt: number;
@@ -25,7 +26,7 @@ export async function publicIncidents(
   if (monitorIds.length === 0) return [];
   let q = db
     .selectFrom('incidents')
-    .select(['id', 'title', 'state', 'severity', 'started_at', 'resolved_at'])
+    .select(['id', 'title', 'title_auto', 'state', 'severity', 'started_at', 'resolved_at'])
     .where((eb) =>
       eb.exists(
         eb
@@ -72,7 +73,7 @@ export async function publicIncidents(
   ]);
   return rows.map((r) => ({
     id: Number(r.id),
-    title: r.title,
+    title: Number(r.title_auto) === 1 ? null : r.title,
     state: r.state as IncidentState,
     severity: r.severity as IncidentSeverity,
     startedAt: Number(r.started_at),
