@@ -78,7 +78,20 @@ describe('public status page', () => {
     const checkout = await monitor('Checkout');
     const eu = await monitor('EU region');
     const arabic = await monitor('واجهة برمجة التطبيقات');
+    // A day of hourly checks with a slow afternoon, for the response time chart.
+    const hourly: ResultWrite[] = Array.from({ length: 24 }, (_, i) => ({
+      monitorId: web,
+      at: Date.now() - (24 - i) * 3_600_000,
+      run: checkRun({
+        latencyMs: 90 + Math.round(60 * Math.sin(i / 4) ** 2) + (i === 15 ? 240 : 0),
+      }),
+      status: 'up',
+      failures: 0,
+      recent: [],
+      flip: null,
+    }));
     await repos.results.writeBatch([
+      ...hourly,
       ...history(api, (d) => (d === 12 ? 2 : 0), 'up'),
       ...history(web, () => 0, 'up'),
       ...history(checkout, (d) => (d % 17 === 3 ? 1 : 0), 'degraded'),
@@ -92,7 +105,7 @@ describe('public status page', () => {
         'Live status of **Acme Cloud**. Questions? Write to [support](mailto:help@example.com).',
       footer: '© Acme Cloud Ltd — all times UTC',
       subscriptions: { email: true, webhook: false },
-      show: { currentLatency: true },
+      show: { currentLatency: true, latencyChart: true },
       sections: [
         {
           title: 'Core services',

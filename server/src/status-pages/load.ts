@@ -9,6 +9,9 @@ import { renderMarkdown } from './markdown.js';
 import {
   barDates,
   bars,
+  CHART_HOURS,
+  HOUR_MS,
+  responseTimes,
   componentStatus,
   overallStatus,
   presentComponent,
@@ -39,6 +42,17 @@ interface MaintenanceView {
   upcoming: PublicMaintenance[];
   /** Monitor → indexes of the bar days a window touched. */
   days: Map<number, Set<number>>;
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
 }
 
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
@@ -94,14 +108,17 @@ export async function loadView(
   const ids = components.map((c) => c.monitorId);
   const names = new Map(components.map((c) => [c.monitorId, shownName(c)]));
   const repo = deps.repos.statusPublic;
-  const [grids, outages, active, past, windows, inMaintenance] = await Promise.all([
+  const firstHour = Math.floor(now / HOUR_MS) * HOUR_MS - (CHART_HOURS - 1) * HOUR_MS;
+  const [grids, outages, active, past, windows, inMaintenance, latency] = await Promise.all([
     deps.history.grids(ids, today),
     repo.outages(ids, from),
     repo.activeIncidents(ids),
     repo.incidentsSince(ids, now - pastDays * DAY_MS),
     deps.repos.maintenance.list(),
     maintenanceNow(deps),
+    page.show.latencyChart ? repo.hourlyLatency(ids, firstHour, now) : [],
   ]);
+  const latencyOf = groupBy(latency, (r) => r.monitorId);
   const maint = maintenanceView(windows, new Set(ids), names, now, from);
   const outagesByDay = new Map<number, Map<number, number>>();
   for (const o of outages) {
@@ -123,6 +140,9 @@ export async function loadView(
         componentStatus(c, inMaintenance(c.monitorId)),
         bars(c.monitorId, barInput),
         page.show,
+        page.show.latencyChart
+          ? responseTimes(latencyOf.get(c.monitorId) ?? [], firstHour)
+          : undefined,
       ),
     ),
   }));

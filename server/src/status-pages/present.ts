@@ -2,6 +2,7 @@ import { publicAutoTitle, shownName } from '../domain/incidents.js';
 import { uptimePercent } from '../domain/percentiles.js';
 import { BAR_DAYS, DAY_MS, gridDay, type DayGrid, type GridDay } from './day-history.js';
 import type {
+  HourLatency,
   PublicComponentRecord,
   PublicIncidentRecord,
 } from '../db/repositories/status-public.js';
@@ -12,6 +13,7 @@ import type {
   PublicComponent,
   PublicDay,
   PublicIncident,
+  PublicResponseTimes,
 } from './view-model.js';
 
 /** A component's status: paused and maintenance win over what the checks say. */
@@ -108,11 +110,42 @@ export function presentIncident(
   };
 }
 
+export const HOUR_MS = 3_600_000;
+/** Hours the response time chart covers, the current one last. */
+export const CHART_HOURS = 24;
+
+/** One monitor's hourly means over the chart's 24 hours, from its hour rollups. */
+export function responseTimes(
+  rows: readonly HourLatency[],
+  firstHour: number,
+): PublicResponseTimes {
+  const sums = new Array<number>(CHART_HOURS).fill(0);
+  const counts = new Array<number>(CHART_HOURS).fill(0);
+  for (const r of rows) {
+    const i = Math.round((r.hour - firstHour) / HOUR_MS);
+    if (i < 0 || i >= CHART_HOURS) continue;
+    sums[i] = (sums[i] ?? 0) + r.sumUs;
+    counts[i] = (counts[i] ?? 0) + r.count;
+  }
+  const hours = sums.map((sum, i) => {
+    const n = counts[i] ?? 0;
+    return n > 0 ? Math.round(sum / n / 1000) : null;
+  });
+  const count = counts.reduce((a, b) => a + b, 0);
+  const timed = hours.filter((h): h is number => h !== null);
+  return {
+    hours,
+    avgMs: count > 0 ? Math.round(sums.reduce((a, b) => a + b, 0) / count / 1000) : null,
+    maxMs: timed.length > 0 ? Math.max(...timed) : null,
+  };
+}
+
 export function presentComponent(
   c: PublicComponentRecord,
   status: ComponentStatus,
   bar: { days: PublicDay[]; uptime: number | null },
   show: { uptimeBars: boolean; currentLatency: boolean },
+  chart?: PublicResponseTimes,
 ): PublicComponent {
   return {
     name: shownName(c),
@@ -123,5 +156,6 @@ export function presentComponent(
       ? { latencyMs: c.lastLatencyUs === null ? null : Math.round(c.lastLatencyUs / 1000) }
       : {}),
     days: show.uptimeBars ? bar.days : null,
+    ...(chart ? { responseTimes: chart } : {}),
   };
 }

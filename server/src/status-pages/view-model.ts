@@ -30,6 +30,18 @@ export interface PublicComponent {
   latencyMs?: number | null;
   /** Oldest first; null when the page hides uptime bars. */
   days: PublicDay[] | null;
+  /** Present only when the page shows the response time chart. */
+  responseTimes?: PublicResponseTimes;
+}
+
+/** Mean response time per hour over the last 24 hours, in whole ms, oldest first. */
+export interface PublicResponseTimes {
+  /** null for an hour without a timed check. */
+  hours: (number | null)[];
+  /** Over the 24 hours, weighted by checks. */
+  avgMs: number | null;
+  /** The slowest hour's mean. */
+  maxMs: number | null;
 }
 
 export interface PublicSection {

@@ -404,4 +404,56 @@ describe.each(engines)('public status pages on %s', (engine) => {
       ['days', 'description', 'name', 'status', 'uptime'].sort(),
     );
   });
+
+  it('draws the last 24 hours of response time from the hour rollups when the page asks', async () => {
+    const timed = await monitor({ name: 'Timed' });
+    const hour = 3_600_000;
+    const now = Date.now();
+    const thisHour = Math.floor(now / hour) * hour;
+    const writes = [
+      { at: thisHour - 30 * hour, ms: 999 }, // before the chart
+      { at: thisHour - 23 * hour + 60_000, ms: 100 },
+      { at: thisHour - 23 * hour + 120_000, ms: 200 },
+      { at: thisHour - 2 * hour + 60_000, ms: 400 },
+    ];
+    await repos.results.writeBatch(
+      writes.map((w) => ({
+        monitorId: timed.id,
+        at: w.at,
+        run: checkRun({ latencyMs: w.ms }),
+        status: 'up' as const,
+        failures: 0,
+        recent: [],
+        flip: null,
+      })),
+    );
+    const slug = `chart-${engine}`;
+    const pageId = await insertStatusPage(t.database, t.hub, {
+      slug,
+      show: { latencyChart: true },
+      sections: [{ title: 'Timed', components: [{ monitorId: timed.id, displayName: 'Web' }] }],
+    });
+    const view = (await get(`/status/${slug}/index.json`)).json<{
+      sections: { components: { responseTimes: { hours: (number | null)[] } }[] }[];
+    }>();
+    const chart = view.sections[0]!.components[0]!.responseTimes;
+    expect(chart).toEqual({
+      hours: [150, ...new Array<null>(20).fill(null), 400, null, null],
+      avgMs: 233,
+      maxMs: 400,
+    });
+    const html = (await get(`/status/${slug}`)).body;
+    expect(html).toContain(
+      'aria-label="Response time of Web, last 24 hours: average 233 ms, slowest hour 400 ms"',
+    );
+    await t.database.db
+      .updateTable('status_pages')
+      .set({
+        show: JSON.stringify({ uptimeBars: true, latencyChart: false, currentLatency: false }),
+      })
+      .where('id', '=', pageId)
+      .execute();
+    t.hub.publish({ kind: 'status-page', change: 'updated', pageId });
+    expect((await get(`/status/${slug}`)).body).not.toContain('Response time of Web');
+  });
 });

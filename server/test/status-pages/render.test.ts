@@ -1,7 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/status-pages/markdown.js';
-import { overallStatus } from '../../src/status-pages/present.js';
+import { overallStatus, responseTimes } from '../../src/status-pages/present.js';
+import { chartPaths } from '../../src/status-pages/render/ResponseTimes.js';
 import { pageCss } from '../../src/status-pages/render/css.js';
 import { renderStatusHtml } from '../../src/status-pages/render/index.js';
 import { component, days, view } from './view-fixtures.js';
@@ -135,5 +136,55 @@ describe('status page rendering', () => {
     expect(page(view({ subscribeUrl: '/status/acme/subscribe' }))).toContain(
       '<a class="sub" href="/status/acme/subscribe">Subscribe to updates</a>',
     );
+  });
+
+  it('draws the response time chart with gaps for hours without checks, and says it in words', () => {
+    const hours = Array.from({ length: 24 }, (_, i) => (i === 5 || i === 6 ? null : 100 + i));
+    const html = page(
+      view({
+        sections: [
+          {
+            title: 'x',
+            components: [
+              component('API', 'up', {
+                responseTimes: { hours, avgMs: 112, maxMs: 123 },
+              }),
+              component('Quiet', 'up', {
+                responseTimes: { hours: new Array(24).fill(null), avgMs: null, maxMs: null },
+              }),
+            ],
+          },
+        ],
+      }),
+    );
+    expect(html).toContain(
+      'aria-label="Response time of API, last 24 hours: average 112 ms, slowest hour 123 ms"',
+    );
+    expect(html).toContain('avg 112 ms · max 123 ms');
+    expect(html).toContain('aria-label="Response time of Quiet, last 24 hours: no timed checks"');
+    const { line, area } = chartPaths(hours);
+    // Two runs of hours: before the gap and after it.
+    expect(line.match(/M/g)).toHaveLength(2);
+    expect(area.match(/Z/g)).toHaveLength(2);
+    expect(line.startsWith('M0,')).toBe(true);
+    expect(line.endsWith('240,4')).toBe(true); // the slowest hour touches the top
+    expect(chartPaths([null, 50, null])).toEqual({ line: 'M118,4h4', area: '' });
+    expect(chartPaths(new Array(24).fill(null))).toEqual({ line: '', area: '' });
+  });
+
+  it('averages hour rollups into the chart, weighted by checks', () => {
+    const first = Date.UTC(2026, 10, 22, 0);
+    const chart = responseTimes(
+      [
+        { monitorId: 1, hour: first, sumUs: 300_000, count: 3 },
+        { monitorId: 1, hour: first + 23 * 3_600_000, sumUs: 900_000, count: 1 },
+        { monitorId: 1, hour: first + 24 * 3_600_000, sumUs: 1, count: 1 },
+      ],
+      first,
+    );
+    expect(chart.hours[0]).toBe(100);
+    expect(chart.hours[23]).toBe(900);
+    expect(chart.hours.filter((h) => h === null)).toHaveLength(22);
+    expect(chart).toMatchObject({ avgMs: 300, maxMs: 900 });
   });
 });

@@ -74,6 +74,14 @@ export interface DayCounts {
   down: number;
 }
 
+export interface HourLatency {
+  monitorId: number;
+  /** Start of the hour, ms. */
+  hour: number;
+  sumUs: number;
+  count: number;
+}
+
 export interface BadgeSubject extends PublicMonitorState {
   displayName: string;
   pageId: number;
@@ -217,6 +225,25 @@ export function statusPublicRepository(db: Kysely<DB>) {
         up: num(r.up),
         degraded: num(r.degraded),
         down: num(r.down),
+      }));
+    },
+
+    /** Mean latency (µs sum and count) per monitor and hour, for buckets in [from, to]. */
+    async hourlyLatency(ids: readonly number[], from: number, to: number): Promise<HourLatency[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('rollup_hour')
+        .select(['monitor_id', 'bucket', 'latency_sum_us', 'latency_count'])
+        .where('monitor_id', 'in', ids)
+        .where('bucket', '>=', from)
+        .where('bucket', '<=', to)
+        .where('latency_count', '>', 0)
+        .execute();
+      return rows.map((r) => ({
+        monitorId: Number(r.monitor_id),
+        hour: Number(r.bucket),
+        sumUs: num(r.latency_sum_us),
+        count: num(r.latency_count),
       }));
     },
 

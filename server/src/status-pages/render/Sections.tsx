@@ -1,5 +1,6 @@
 import type { PublicComponent, PublicSection } from '../view-model.js';
 import { Bars } from './Bars.js';
+import { ResponseTimes } from './ResponseTimes.js';
 import { componentLabel, formatPercent } from './labels.js';
 
 function Component({ c }: { c: PublicComponent }) {
@@ -31,6 +32,7 @@ function Component({ c }: { c: PublicComponent }) {
         </span>
         {c.days ? <span>Today</span> : null}
       </div>
+      {c.responseTimes ? <ResponseTimes data={c.responseTimes} name={c.name} /> : null}
     </li>
   );
 }

@@ -50,6 +50,10 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .bars>:nth-child(-n+45):hover::after,.bars>:nth-child(-n+45):focus::after{right:auto;left:0}
 .foot{display:flex;justify-content:space-between;gap:1rem;color:var(--muted);font-size:.8125rem}
 .foot>span:first-child,.foot>span:last-child{white-space:nowrap}
+.rt{margin:.75rem 0 0}.rt .foot{flex-wrap:wrap;column-gap:1rem;row-gap:0}
+.rt svg{display:block;width:100%;height:3rem;overflow:visible}
+.rt-area{fill:color-mix(in srgb,var(--link) 16%,transparent)}
+.rt-line{fill:none;stroke:var(--link);stroke-width:2;stroke-linejoin:round;stroke-linecap:round}
 .inc{padding:1rem 1.25rem;border-top:1px solid var(--line)}
 .inc:first-child{border-top:0}
 .inc.open{border-left:4px solid var(--down)}
