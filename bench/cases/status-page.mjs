@@ -45,6 +45,9 @@ const SLUG = 'bench';
 const ENCODING = 'gzip, br';
 const DAY = 86_400_000;
 const TARGET = { rps: 5000, p99Ms: 20, gzipBytes: 30 * 1024, ttfbMs: 15 };
+// BENCH_CHART=1: the page also shows the 24-hour response time chart and current latency.
+const CHART = process.env.BENCH_CHART === '1';
+const HOUR = 3_600_000;
 
 const zeroColumns = ['dns', 'connect', 'tls', 'ttfb', 'download'].flatMap((p) => [
   `${p}_sum_us`,
@@ -60,6 +63,12 @@ function seedPage(dataDir, monitorIds) {
   db.pragma('busy_timeout = 10000');
   const now = Date.now();
   const today = Math.floor(now / DAY) * DAY;
+  const thisHour = Math.floor(now / HOUR) * HOUR;
+  const hourly = db.prepare(
+    `insert or ignore into rollup_hour (monitor_id, bucket, checks, up, degraded, down, latency_sum_us,
+     latency_count, latency_min_us, latency_max_us, ${zeroColumns.join(', ')})
+     values (?, ?, 360, 360, 0, 0, ?, 360, 40000, 400000, ${zeroColumns.map(() => '0').join(', ')})`,
+  );
   const rollup = db.prepare(
     `insert or ignore into rollup_day (monitor_id, bucket, checks, up, degraded, down, latency_sum_us,
      latency_count, latency_min_us, latency_max_us, ${zeroColumns.join(', ')})
@@ -75,7 +84,7 @@ function seedPage(dataDir, monitorIds) {
         SLUG,
         'Bench Cloud',
         'The status of **Bench Cloud**: [support](https://example.com/support).',
-        JSON.stringify({ uptimeBars: true, latencyChart: false, currentLatency: false }),
+        JSON.stringify({ uptimeBars: true, latencyChart: CHART, currentLatency: CHART }),
         JSON.stringify({ mode: 'auto', accent: '#2563eb' }),
         JSON.stringify({ email: false, webhook: false, emailChannelId: null }),
         '© Bench Cloud',
@@ -92,6 +101,12 @@ function seedPage(dataDir, monitorIds) {
           `insert into status_page_components (page_id, section_id, position, monitor_id,
            display_name, description) values (?, ?, ?, ?, ?, '')`,
         ).run(page, section, c, monitorId, `Service ${s + 1}.${c + 1}`);
+        for (let h = 1; h < 24; h++)
+          hourly.run(
+            monitorId,
+            thisHour - h * HOUR,
+            360 * (80_000 + ((monitorId * 13 + h) % 9) * 5_000),
+          );
         for (let d = 1; d < 90; d++) {
           const down = (monitorId * 7 + d) % 23 === 0 ? 12 : 0;
           rollup.run(
@@ -137,7 +152,7 @@ function ttfb(port, urlPath) {
 
 await runBench('status-page', async () => {
   console.log(
-    `status-page: ${COMPONENTS} components, ${MONITORS} monitors every ${INTERVAL_S} s, NODE_ENV=${process.env.BENCH_NODE_ENV ?? 'production'}`,
+    `status-page: ${COMPONENTS} components${CHART ? ' with response time charts' : ''}, ${MONITORS} monitors every ${INTERVAL_S} s, NODE_ENV=${process.env.BENCH_NODE_ENV ?? 'production'}`,
   );
   const env = printEnvironment();
   const server = await preflight();
@@ -234,9 +249,10 @@ await runBench('status-page', async () => {
   if (complaints.length > 0)
     console.log(`server complaints:\n${complaints.slice(0, 10).join('\n')}`);
   writeResult(
-    'status-page',
+    CHART ? 'status-page-chart' : 'status-page',
     {
       components: COMPONENTS,
+      chart: CHART,
       nodeEnv,
       monitors: MONITORS,
       connections: CONNECTIONS,

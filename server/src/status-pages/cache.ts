@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Clock } from '../lib/clock.js';
 import type { EventHub } from '../lib/event-hub.js';
-import { dayOf } from './day-history.js';
+import { dayOf } from './histories.js';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);

@@ -4,13 +4,10 @@ import type { PublicPageRecord, PublicSectionRecord } from '../db/repositories/s
 import { shownName } from '../domain/incidents.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { maintenanceNow } from '../services/maintenance/now.js';
-import { DAY_MS, dayOf, firstBarDay, type DayHistory } from './day-history.js';
+import { barDates, DAY_MS, dayOf, hourOf, type PageHistories } from './histories.js';
 import { renderMarkdown } from './markdown.js';
 import {
-  barDates,
   bars,
-  CHART_HOURS,
-  HOUR_MS,
   responseTimes,
   componentStatus,
   overallStatus,
@@ -21,9 +18,9 @@ import type { PageLinks, PublicMaintenance, PublicStatusPage } from './view-mode
 
 export type ReadDeps = Pick<ServiceDeps, 'repos' | 'clock' | 'maintenance'>;
 
-/** What a view is built from besides the page: its reads, and the kept day history. */
+/** What a view is built from besides the page: its reads, and the rollups kept in memory. */
 export interface ViewDeps extends ReadDeps {
-  history: DayHistory;
+  histories: PageHistories;
 }
 
 /** A page and its layout: stored (published or saved) or a draft the editor previews. */
@@ -42,17 +39,6 @@ interface MaintenanceView {
   upcoming: PublicMaintenance[];
   /** Monitor → indexes of the bar days a window touched. */
   days: Map<number, Set<number>>;
-}
-
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const out = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
 }
 
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
@@ -103,22 +89,20 @@ export async function loadView(
   const { page, sections } = source;
   const now = deps.clock.now();
   const today = dayOf(now);
-  const from = firstBarDay(today);
+  const from = deps.histories.days.first(today);
   const components = sections.flatMap((s) => s.components);
   const ids = components.map((c) => c.monitorId);
   const names = new Map(components.map((c) => [c.monitorId, shownName(c)]));
   const repo = deps.repos.statusPublic;
-  const firstHour = Math.floor(now / HOUR_MS) * HOUR_MS - (CHART_HOURS - 1) * HOUR_MS;
-  const [grids, outages, active, past, windows, inMaintenance, latency] = await Promise.all([
-    deps.history.grids(ids, today),
+  const [grids, outages, active, past, windows, inMaintenance, hours] = await Promise.all([
+    deps.histories.days.grids(ids, today),
     repo.outages(ids, from),
     repo.activeIncidents(ids),
     repo.incidentsSince(ids, now - pastDays * DAY_MS),
     deps.repos.maintenance.list(),
     maintenanceNow(deps),
-    page.show.latencyChart ? repo.hourlyLatency(ids, firstHour, now) : [],
+    page.show.latencyChart ? deps.histories.hours.grids(ids, hourOf(now)) : null,
   ]);
-  const latencyOf = groupBy(latency, (r) => r.monitorId);
   const maint = maintenanceView(windows, new Set(ids), names, now, from);
   const outagesByDay = new Map<number, Map<number, number>>();
   for (const o of outages) {
@@ -140,9 +124,7 @@ export async function loadView(
         componentStatus(c, inMaintenance(c.monitorId)),
         bars(c.monitorId, barInput),
         page.show,
-        page.show.latencyChart
-          ? responseTimes(latencyOf.get(c.monitorId) ?? [], firstHour)
-          : undefined,
+        hours ? responseTimes(hours.get(c.monitorId)) : undefined,
       ),
     ),
   }));

@@ -1,8 +1,8 @@
 import { publicAutoTitle, shownName } from '../domain/incidents.js';
 import { uptimePercent } from '../domain/percentiles.js';
-import { BAR_DAYS, DAY_MS, gridDay, type DayGrid, type GridDay } from './day-history.js';
+import type { Grid } from './bucket-history.js';
+import { CHART_HOURS, gridDay, gridHour, type GridDay } from './histories.js';
 import type {
-  HourLatency,
   PublicComponentRecord,
   PublicIncidentRecord,
 } from '../db/repositories/status-public.js';
@@ -49,18 +49,11 @@ export function dayState(d: GridDay | undefined, maintenance: boolean): DayState
 export interface BarInput {
   /** YYYY-MM-DD of each bar, oldest first. */
   dates: readonly string[];
-  grids: ReadonlyMap<number, DayGrid>;
+  grids: ReadonlyMap<number, Grid>;
   /** Monitor → day index → outages that day. */
   outages: ReadonlyMap<number, ReadonlyMap<number, number>>;
   /** Monitor → indexes of the days a maintenance window touched. */
   maintenance: ReadonlyMap<number, ReadonlySet<number>>;
-}
-
-/** The 90 dates (YYYY-MM-DD) that end with `today`, oldest first. */
-export function barDates(today: number): string[] {
-  return Array.from({ length: BAR_DAYS }, (_, i) =>
-    new Date(today - (BAR_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10),
-  );
 }
 
 /** The last 90 UTC days of one monitor, oldest first, and the uptime over them. */
@@ -110,32 +103,21 @@ export function presentIncident(
   };
 }
 
-export const HOUR_MS = 3_600_000;
-/** Hours the response time chart covers, the current one last. */
-export const CHART_HOURS = 24;
-
-/** One monitor's hourly means over the chart's 24 hours, from its hour rollups. */
-export function responseTimes(
-  rows: readonly HourLatency[],
-  firstHour: number,
-): PublicResponseTimes {
-  const sums = new Array<number>(CHART_HOURS).fill(0);
-  const counts = new Array<number>(CHART_HOURS).fill(0);
-  for (const r of rows) {
-    const i = Math.round((r.hour - firstHour) / HOUR_MS);
-    if (i < 0 || i >= CHART_HOURS) continue;
-    sums[i] = (sums[i] ?? 0) + r.sumUs;
-    counts[i] = (counts[i] ?? 0) + r.count;
+/** One monitor's hourly means over the chart's 24 hours. */
+export function responseTimes(grid: Grid | undefined): PublicResponseTimes {
+  let sum = 0;
+  let count = 0;
+  const hours: (number | null)[] = [];
+  for (let i = 0; i < CHART_HOURS; i++) {
+    const h = grid ? gridHour(grid, i) : { sumUs: 0, count: 0 };
+    sum += h.sumUs;
+    count += h.count;
+    hours.push(h.count > 0 ? Math.round(h.sumUs / h.count / 1000) : null);
   }
-  const hours = sums.map((sum, i) => {
-    const n = counts[i] ?? 0;
-    return n > 0 ? Math.round(sum / n / 1000) : null;
-  });
-  const count = counts.reduce((a, b) => a + b, 0);
   const timed = hours.filter((h): h is number => h !== null);
   return {
     hours,
-    avgMs: count > 0 ? Math.round(sums.reduce((a, b) => a + b, 0) / count / 1000) : null,
+    avgMs: count > 0 ? Math.round(sum / count / 1000) : null,
     maxMs: timed.length > 0 ? Math.max(...timed) : null,
   };
 }

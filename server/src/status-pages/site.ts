@@ -5,7 +5,7 @@ import { coarsestSpans } from '../domain/rollup.js';
 import type { EventHub } from '../lib/event-hub.js';
 import { type BadgeWindow, statusBadge, uptimeBadge } from './badges.js';
 import { RenderCache, type CachedBody, type Rendered, type RenderCacheOptions } from './cache.js';
-import { DayHistory } from './day-history.js';
+import { pageHistories } from './histories.js';
 import { atomFeed, rssFeed } from './feeds.js';
 import { loadIncident, loadView, type PageSource, type ReadDeps, type ViewDeps } from './load.js';
 import { componentStatus } from './present.js';
@@ -76,7 +76,7 @@ export class StatusSite {
     options: RenderCacheOptions = {},
   ) {
     this.cache = new RenderCache(hub, readDeps.clock, options);
-    this.viewDeps = { ...readDeps, history: new DayHistory(readDeps.repos.statusPublic, hub) };
+    this.viewDeps = { ...readDeps, histories: pageHistories(readDeps.repos.statusPublic, hub) };
     this.unsubscribe = hub.subscribe(({ event }) => {
       if (event.kind === 'status-page') this.domains = null;
     });
@@ -85,7 +85,8 @@ export class StatusSite {
   close(): void {
     this.unsubscribe();
     this.cache.close();
-    this.viewDeps.history.close();
+    this.viewDeps.histories.days.close();
+    this.viewDeps.histories.hours.close();
   }
 
   /** The published page answering on this host, if any (kept in memory). */

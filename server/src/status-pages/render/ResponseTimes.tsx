@@ -1,10 +1,9 @@
 import type { PublicResponseTimes } from '../view-model.js';
 
-const WIDTH = 240;
+// 10 units an hour and 1 unit a pixel of height: whole numbers keep the paths short.
+const STEP = 10;
 const HEIGHT = 48;
 const TOP = 4;
-
-const fixed = (n: number) => Number(n.toFixed(1));
 
 /**
  * The chart's line and the area under it, one piece per run of hours with checks: an hour
@@ -12,9 +11,8 @@ const fixed = (n: number) => Number(n.toFixed(1));
  */
 export function chartPaths(hours: readonly (number | null)[]): { line: string; area: string } {
   const max = Math.max(1, ...hours.map((h) => h ?? 0));
-  const step = WIDTH / Math.max(1, hours.length - 1);
-  const x = (i: number) => fixed(i * step);
-  const y = (v: number) => fixed(HEIGHT - (v / max) * (HEIGHT - TOP));
+  const x = (i: number) => i * STEP;
+  const y = (v: number) => Math.round(HEIGHT - (v / max) * (HEIGHT - TOP));
   let line = '';
   let area = '';
   let run: number[] = [];
@@ -24,7 +22,7 @@ export function chartPaths(hours: readonly (number | null)[]): { line: string; a
     if (run.length === 1) {
       // A lone hour shows as a short flat stroke, with no area under it.
       const [at] = run as [number];
-      line += `M${fixed(Math.max(0, x(at) - 2))},${y(hours[at] ?? 0)}h4`;
+      line += `M${Math.max(0, x(at) - 2)},${y(hours[at] ?? 0)}h4`;
     } else {
       line += `M${points.join('L')}`;
       area += `M${x(run[0]!)},${HEIGHT}L${points.join('L')}L${x(run.at(-1)!)},${HEIGHT}Z`;
@@ -46,7 +44,7 @@ export function ResponseTimes({ data, name }: { data: PublicResponseTimes; name:
   return (
     <figure className="rt">
       <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        viewBox={`0 0 ${(data.hours.length - 1) * STEP} ${HEIGHT}`}
         preserveAspectRatio="none"
         role="img"
         aria-label={`Response time of ${name}, last 24 hours: ${summary}`}
