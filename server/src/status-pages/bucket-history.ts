@@ -15,7 +15,7 @@ export interface BucketHistoryOptions {
   /** Figures per bucket. */
   fields: number;
   /** Rollup rows of these monitors with buckets in [from, to]. */
-  read(ids: readonly number[], from: number, to: number): Promise<BucketRow[]>;
+  read: (ids: readonly number[], from: number, to: number) => Promise<BucketRow[]>;
   /** Monitors whose finished buckets are kept; the least recently read are dropped first. */
   maxMonitors?: number;
 }
