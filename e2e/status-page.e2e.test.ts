@@ -205,6 +205,20 @@ describe('public status page', () => {
     const { page, errors } = await open(true);
     await page.locator('time[title]').first().waitFor();
     expect(await page.locator('.banner time').textContent()).toMatch(/now|sec|min/);
+    // With the script, the arrow keys walk every day, and each says its figures when focused.
+    const days = page.getByRole('group', { name: /Daily uptime of Public API/ }).locator('i');
+    await days.nth(77).focus();
+    await page.keyboard.press('ArrowRight');
+    const next = await page.evaluate(() => ({
+      index: [...document.activeElement!.parentElement!.children].indexOf(document.activeElement!),
+      label: document.activeElement!.getAttribute('aria-label'),
+    }));
+    expect(next.index).toBe(78);
+    expect(next.label).toMatch(/^\d{1,2} \w+: 100% up$/);
+    await page.keyboard.press('End');
+    expect(await days.nth(89).evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Home');
+    expect(await days.nth(0).evaluate((el) => el === document.activeElement)).toBe(true);
     expect(errors).toEqual([]);
     await page.context().close();
 

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 
 /**
  * The status page's only script, optional: relative times ("3 min ago", the absolute time kept
- * as a tooltip) and a refresh of the page's content every 60 s while the tab is visible.
+ * as a tooltip), arrow keys across the day bars, and a refresh of the page's content every
+ * 60 s while the tab is visible.
  * The page is complete without it; CSP allows it as 'self'.
  */
 export const ENHANCE_JS = `(function () {
@@ -42,6 +43,28 @@ export const ENHANCE_JS = `(function () {
       })
       .catch(function () {});
   }
+  // Day bars: the arrow keys, Home and End walk every day of a component (without the script
+  // only the days worth a look are tab stops), and a plain day gets its tooltip as its name.
+  function isBar(el) { return el && el.tagName === 'I' && el.parentElement && el.parentElement.classList.contains('bars'); }
+  document.addEventListener('keydown', function (e) {
+    var el = document.activeElement;
+    if (!isBar(el)) return;
+    var days = Array.prototype.filter.call(el.parentElement.children, function (d) { return d.offsetParent !== null; });
+    var i = days.indexOf(el);
+    var rtl = getComputedStyle(el.parentElement).direction === 'rtl';
+    var next = { ArrowLeft: rtl ? i + 1 : i - 1, ArrowRight: rtl ? i - 1 : i + 1, Home: 0, End: days.length - 1 }[e.key];
+    if (next === undefined || !days[next]) return;
+    e.preventDefault();
+    days[next].focus();
+  });
+  document.addEventListener('focusin', function (e) {
+    var el = e.target;
+    if (!isBar(el) || el.hasAttribute('aria-label')) return;
+    var tip = getComputedStyle(el, '::after').content;
+    if (!tip || tip === 'none') return;
+    el.setAttribute('role', 'img');
+    el.setAttribute('aria-label', tip.replace(/^"|"$/g, ''));
+  });
   relative();
   setInterval(relative, 15000);
   setInterval(refresh, 5000);
