@@ -123,11 +123,11 @@ describe('the status page render cache', () => {
   it('compresses each encoding once, when a client first asks for it, and shares it', async () => {
     const { cache, page } = setup();
     const body = (await cache.get('k', page({ body: 'status '.repeat(500) })))!;
-    const [br1, br2] = await Promise.all([body.encoded('br'), body.encoded('br')]);
-    expect(br1).toBe(br2);
+    const br1 = body.encoded('br');
+    expect(body.encoded('br')).toBe(br1);
     expect(zlib.brotliDecompressSync(br1).toString()).toBe('status '.repeat(500));
-    expect(zlib.gunzipSync(await body.encoded('gzip')).toString()).toBe('status '.repeat(500));
-    expect(await body.encoded('gzip')).toBe(await body.encoded('gzip'));
+    expect(zlib.gunzipSync(body.encoded('gzip')).toString()).toBe('status '.repeat(500));
+    expect(body.encoded('gzip')).toBe(body.encoded('gzip'));
     expect(br1.length).toBeLessThan(body.identity.length / 10);
   });
 });

@@ -34,12 +34,12 @@ function notModified(request: FastifyRequest, body: CachedBody): boolean {
  * Sends a pre-rendered, pre-compressed body with validators: 304 when the client's copy is
  * current, else the variant its Accept-Encoding prefers (routes opt out of @fastify/compress).
  */
-export async function sendCached(
+export function sendCached(
   request: FastifyRequest,
   reply: FastifyReply,
   body: CachedBody,
   cacheControl: string,
-): Promise<FastifyReply> {
+): FastifyReply {
   reply
     .header('cache-control', cacheControl)
     .header('vary', 'Accept-Encoding')
@@ -48,7 +48,7 @@ export async function sendCached(
   for (const [name, value] of Object.entries(body.headers)) reply.header(name, value);
   if (notModified(request, body)) return reply.code(304).send();
   const encoding = negotiate(request.headers['accept-encoding']);
-  const bytes = encoding === 'identity' ? body.identity : await body.encoded(encoding);
+  const bytes = encoding === 'identity' ? body.identity : body.encoded(encoding);
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
   return reply.type(body.type).header('content-length', bytes.length).send(bytes);
 }
