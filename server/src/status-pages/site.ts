@@ -119,14 +119,26 @@ export class StatusSite {
     return this.readDeps.repos.statusPublic.logo(pageId);
   }
 
-  async respond(ref: PageRef, route: PublicRoute): Promise<CachedBody | null> {
+  /**
+   * The route's cached body. `timing` (a Server-Timing value: database reads and render, ms)
+   * is set only for the request that rendered it.
+   */
+  async respond(
+    ref: PageRef,
+    route: PublicRoute,
+  ): Promise<{ body: CachedBody; timing: string | null } | null> {
     const key = `${'slug' in ref ? `s:${ref.slug}` : `d:${ref.domainPageId}`}|${routeKey(route)}`;
-    return this.cache.get(key, async () => {
+    let timing: string | null = null;
+    const body = await this.cache.get(key, async () => {
+      const started = performance.now();
       const source = await this.published(ref);
       if (!source) return null;
       const base = 'slug' in ref ? `/status/${source.page.slug}` : '';
-      const out = await this.build(source, base, route);
+      const marks = { loaded: started };
+      const out = await this.build(source, base, route, undefined, marks);
       if (!out) return null;
+      const ms = (n: number) => n.toFixed(2);
+      timing = `db;dur=${ms(marks.loaded - started)}, render;dur=${ms(performance.now() - marks.loaded)}`;
       return {
         ...out,
         pageId: source.page.id,
@@ -134,6 +146,7 @@ export class StatusSite {
         latency: source.page.show.currentLatency,
       };
     });
+    return body && { body, timing };
   }
 
   async build(
@@ -141,17 +154,20 @@ export class StatusSite {
     base: string,
     route: PublicRoute,
     frameAncestors?: string,
+    /** `loaded` is set to the moment every read is done. */
+    marks?: { loaded: number },
   ): Promise<Pick<Rendered, 'body' | 'type' | 'headers'> | null> {
     const long = route.kind !== 'page' && route.kind !== 'json';
     const view = await loadView(this.viewDeps, source, { base }, long ? HISTORY_DAYS : undefined);
+    const incident =
+      route.kind === 'incident' ? await loadIncident(this.readDeps, source, route.id) : null;
+    if (marks) marks.loaded = performance.now();
     switch (route.kind) {
       case 'page':
       case 'history':
         return htmlOf(view, base, { kind: route.kind }, frameAncestors);
-      case 'incident': {
-        const incident = await loadIncident(this.readDeps, source, route.id);
+      case 'incident':
         return incident ? htmlOf(view, base, { kind: 'incident', incident }, frameAncestors) : null;
-      }
       case 'json':
         return { body: JSON.stringify(view), type: 'application/json; charset=utf-8' };
       case 'atom':

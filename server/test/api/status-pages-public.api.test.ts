@@ -186,10 +186,14 @@ describe.each(engines)('public status pages on %s', (engine) => {
     });
     const before = await get(`/status/${slug}`);
     expect(before.body).toContain('All systems operational');
+    // The request that rendered says what the render cost; the ones served from memory don't.
+    expect(before.headers['server-timing']).toMatch(/^db;dur=\d+\.\d\d, render;dur=\d+\.\d\d$/);
+    expect((await get(`/status/${slug}`)).headers['server-timing']).toBeUndefined();
     await check(m.id, 'down', 'up');
     const after = await get(`/status/${slug}`, { 'if-none-match': String(before.headers.etag) });
     expect(after.statusCode).toBe(200);
     expect(after.body).toContain('Major outage');
+    expect(after.headers['server-timing']).toMatch(/^db;dur=/);
 
     const id = await declare([m.id], 'Checkout errors', 'We are looking into it');
     expect((await get(`/status/${slug}`)).body).toContain('Checkout errors');

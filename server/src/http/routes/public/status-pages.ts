@@ -66,10 +66,11 @@ async function serve(
 ): Promise<FastifyReply> {
   if (!sub) return notFound(reply);
   if (sub.kind === 'logo') return serveLogo(site, ref, request, reply);
-  const body = await site.respond(ref, sub);
-  if (!body) return notFound(reply);
+  const found = await site.respond(ref, sub);
+  if (!found) return notFound(reply);
   if (sub.kind === 'json') void reply.header('access-control-allow-origin', '*');
-  return sendCached(request, reply, body, PAGE_CACHE);
+  if (found.timing) void reply.header('server-timing', found.timing);
+  return sendCached(request, reply, found.body, PAGE_CACHE);
 }
 
 /**
