@@ -267,11 +267,35 @@ describe('status page editor in the browser', () => {
       body: JSON.stringify({ kind: 'webhook', address: 'https://hooks.example.test/status' }),
     });
     expect(subscribed.status).toBe(202);
+    // Their newest notice failed for good: the editor sees it, and why.
+    const listed = await api('GET', `/api/v1/status-pages/${followed.id}/subscribers`);
+    const subscriberId = (listed.body as { items: { id: number }[] }).items[0]!.id;
+    await app.database.db
+      .insertInto('deliveries')
+      .values({
+        channel_id: null,
+        subscriber_id: subscriberId,
+        monitor_id: null,
+        order_key: 'i:1',
+        event_kind: 'subscriber.incident',
+        payload: '{}',
+        state: 'failed',
+        attempts: 1,
+        next_attempt_at: null,
+        lease_until: null,
+        leased_by: null,
+        last_error: 'HTTP 410 from hooks.example.test: no such hook',
+        created_at: Date.now() - 60_000,
+        sent_at: null,
+      })
+      .execute();
     const { context, page } = await editorAs('light', 1280);
     await page.goto(`${app.url}/status-pages/${followed.id}/edit`);
     const table = page.getByRole('table', { name: 'Subscribers' });
     await table.getByRole('cell', { name: 'https://hooks.example.test/status' }).waitFor();
     await page.getByText('1 confirmed of 1 subscriber.').waitFor();
+    await table.getByText('Failed after 1 attempt').waitFor();
+    await table.getByText('HTTP 410 from hooks.example.test: no such hook').waitFor();
     await table.screenshot({ path: screenshotPath('status-page-editor-subscribers') });
     await table.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('button', { name: 'Remove subscriber' }).click();

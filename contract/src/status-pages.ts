@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DeliveryState } from './notifications.js';
 
 export const statusPageLimits = {
   titleMax: 100,
@@ -204,6 +205,17 @@ export const Subscriber = z.object({
   state: SubscriberState,
   createdAt: z.iso.datetime(),
   confirmedAt: z.iso.datetime().nullable(),
+  /** The newest notice queued for them (their confirmation, an incident, maintenance). */
+  lastNotice: z
+    .object({
+      state: DeliveryState,
+      attempts: z.number().int(),
+      /** When it was queued, or sent once it was. */
+      at: z.iso.datetime(),
+      /** Why the last attempt failed (retrying, failed). */
+      error: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type Subscriber = z.infer<typeof Subscriber>;
 export const SubscriberList = z.object({ items: z.array(Subscriber) });

@@ -41,10 +41,14 @@ function header(raw: string, name: string): string | undefined {
     );
 }
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -276,5 +280,30 @@ describe.each(engines)('status page subscribers hear of incidents on %s', (engin
       payload: { state: 'monitoring', message: 'A fix is live.', public: true },
     });
     expect(await titles(sent + 2)).toEqual(['Storefront is down', 'Checkout unavailable']);
+
+    // Editors see how each subscriber's newest notice went, and why it failed.
+    const pageId = Number(page.json().id);
+    const lastNotice = async () =>
+      (await t.inject({ url: `/api/v1/status-pages/${pageId}/subscribers` })).json<{
+        items: { lastNotice: { state: string; attempts: number; error: string | null } }[];
+      }>().items[0]!.lastNotice;
+    await until(
+      'the notice marked sent',
+      async () => (await lastNotice()).state === 'sent' || undefined,
+    );
+    expect(await lastNotice()).toMatchObject({ state: 'sent', attempts: 1, error: null });
+    hook.answer(410, { body: 'no such hook' });
+    await t.inject({
+      method: 'POST',
+      url: `/api/v1/incidents/${auto.id}/updates`,
+      payload: { state: 'resolved', message: 'Fixed.', public: true },
+    });
+    await until(
+      'the notice marked failed',
+      async () => (await lastNotice()).state === 'failed' || undefined,
+    );
+    const failed = await lastNotice();
+    expect(failed.attempts).toBe(1);
+    expect(failed.error).toMatch(/410/);
   });
 });

@@ -1,4 +1,4 @@
-import type { Subscriber, SubscriberNotice } from '@pagewatch/contract';
+import type { DeliveryState, Subscriber, SubscriberNotice } from '@pagewatch/contract';
 import type { Kysely, Selectable } from 'kysely';
 import { iso, isoOrNull } from '../codecs.js';
 import type { OutboxSignal } from '../../lib/outbox-signal.js';
@@ -48,7 +48,7 @@ const toRecord = (r: Row): SubscriberRecord => ({
   baseUrl: r.base_url,
 });
 
-const toView = (r: Row): Subscriber => ({
+const toView = (r: Row): Omit<Subscriber, 'lastNotice'> => ({
   id: Number(r.id),
   kind: r.kind as Subscriber['kind'],
   address: r.address,
@@ -192,6 +192,7 @@ export function statusSubscribersRepository(db: Kysely<DB>, outbox?: OutboxSigna
         .execute();
     },
 
+    /** A page's subscribers, newest first, each with the outcome of their newest notice. */
     async list(pageId: number): Promise<Subscriber[]> {
       const rows = await db
         .selectFrom('status_subscribers')
@@ -199,7 +200,36 @@ export function statusSubscribersRepository(db: Kysely<DB>, outbox?: OutboxSigna
         .where('page_id', '=', pageId)
         .orderBy('id', 'desc')
         .execute();
-      return rows.map(toView);
+      const ids = rows.map((r) => Number(r.id));
+      const notices =
+        ids.length === 0
+          ? []
+          : await db
+              .selectFrom('deliveries')
+              .select(['subscriber_id', 'state', 'attempts', 'last_error', 'created_at', 'sent_at'])
+              .where('id', 'in', (eb) =>
+                eb
+                  .selectFrom('deliveries')
+                  .select((e) => e.fn.max('id').as('id'))
+                  .where('subscriber_id', 'in', ids)
+                  .groupBy('subscriber_id'),
+              )
+              .execute();
+      const last = new Map(notices.map((n) => [Number(n.subscriber_id), n]));
+      return rows.map((r) => {
+        const n = last.get(Number(r.id));
+        return {
+          ...toView(r),
+          lastNotice: n
+            ? {
+                state: n.state as DeliveryState,
+                attempts: Number(n.attempts),
+                at: iso(n.sent_at ?? n.created_at),
+                error: n.state === 'sent' ? null : n.last_error,
+              }
+            : null,
+        };
+      });
     },
 
     async remove(pageId: number, id: number): Promise<boolean> {

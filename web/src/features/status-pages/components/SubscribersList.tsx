@@ -13,6 +13,26 @@ const STATE_LABEL: Record<Subscriber['state'], string> = {
   unsubscribed: 'Unsubscribed',
 };
 
+/** The newest notice's outcome, with the receiving server's complaint when it failed. */
+function LastNotice({ notice }: { notice: Subscriber['lastNotice'] }) {
+  if (!notice) return <span className="muted">None yet</span>;
+  const tries = `${notice.attempts} attempt${notice.attempts === 1 ? '' : 's'}`;
+  switch (notice.state) {
+    case 'sent':
+      return <span>Delivered {formatRelative(notice.at)}</span>;
+    case 'queued':
+      return <span>Queued {formatRelative(notice.at)}</span>;
+    case 'retrying':
+    case 'failed':
+      return (
+        <span className={notice.state === 'failed' ? 'sp-subscribers__failed' : undefined}>
+          {notice.state === 'failed' ? `Failed after ${tries}` : `Retrying (${tries})`}
+          {notice.error ? <span className="sp-subscribers__error">{notice.error}</span> : null}
+        </span>
+      );
+  }
+}
+
 /** Who follows a saved page; removing one stops their notices (they may subscribe again). */
 export function SubscribersList({ pageId }: { pageId: number }) {
   const list = useQuery(subscribersQuery(pageId));
@@ -34,10 +54,8 @@ export function SubscribersList({ pageId }: { pageId: number }) {
             <caption className="visually-hidden">Subscribers</caption>
             <thead>
               <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Kind</th>
-                <th scope="col">State</th>
-                <th scope="col">Since</th>
+                <th scope="col">Subscriber</th>
+                <th scope="col">Last notice</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -46,10 +64,16 @@ export function SubscribersList({ pageId }: { pageId: number }) {
             <tbody>
               {list.data.map((s) => (
                 <tr key={s.id}>
-                  <td className="sp-subscribers__address">{s.address}</td>
-                  <td>{s.kind === 'email' ? 'Email' : 'Webhook'}</td>
-                  <td>{STATE_LABEL[s.state]}</td>
-                  <td>{formatRelative(s.confirmedAt ?? s.createdAt)}</td>
+                  <td>
+                    <span className="sp-subscribers__address">{s.address}</span>
+                    <span className="sp-subscribers__meta">
+                      {s.kind === 'email' ? 'Email' : 'Webhook'} · {STATE_LABEL[s.state]}{' '}
+                      {formatRelative(s.confirmedAt ?? s.createdAt)}
+                    </span>
+                  </td>
+                  <td>
+                    <LastNotice notice={s.lastNotice} />
+                  </td>
                   <td>
                     <Button size="sm" variant="ghost" onClick={() => setRemoving(s)}>
                       Remove
