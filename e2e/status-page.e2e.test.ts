@@ -201,6 +201,19 @@ describe('public status page', () => {
     }
   });
 
+  it('shows the history and an incident’s own page without JavaScript', async () => {
+    const { page, errors } = await open(false, desktop);
+    await page.getByRole('link', { name: 'Incident history' }).click();
+    await page.getByRole('heading', { name: 'Uptime, last 90 days' }).waitFor();
+    await page.getByRole('group', { name: /Daily uptime of Public API/ }).waitFor();
+    await page.screenshot({ path: screenshotPath('status-page-history'), fullPage: true });
+    await page.getByRole('link', { name: 'Frankfurt region unreachable' }).click();
+    await page.getByText('A network provider has an outage').waitFor();
+    await page.screenshot({ path: screenshotPath('status-page-incident'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('with JavaScript shows relative times, breaks no CSP rule and passes axe', async () => {
     const { page, errors } = await open(true);
     await page.locator('time[title]').first().waitFor();

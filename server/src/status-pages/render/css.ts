@@ -57,6 +57,7 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .inc{padding:1rem 1.25rem;border-top:1px solid var(--line)}
 .inc:first-child{border-top:0}
 .inc.open{border-left:4px solid var(--down)}
+.inc>h2{margin:0}
 .upd{margin:.75rem 0 0;padding:0;list-style:none}
 .upd li{margin-top:.5rem}
 .msg{white-space:pre-wrap;overflow-wrap:anywhere;margin:.125rem 0 0}
