@@ -201,6 +201,42 @@ describe('public status page', () => {
     }
   });
 
+  it('with JavaScript refreshes itself, and loads whole when the stylesheet changed', async () => {
+    const context = await browser.newContext({ viewport: desktop });
+    const page = await context.newPage();
+    await page.clock.install();
+    await page.goto(url);
+    const accent = () =>
+      page.evaluate(
+        () => /--accent:(#[0-9a-f]{6})/.exec(document.querySelector('style')!.textContent!)?.[1],
+      );
+    expect(await accent()).toBe('#2563eb');
+    // The owner picks another accent: the open page takes it up on its next refresh.
+    const row = await app.database.db
+      .selectFrom('status_pages')
+      .select(['id', 'theme'])
+      .where('slug', '=', 'acme')
+      .executeTakeFirstOrThrow();
+    await app.database.db
+      .updateTable('status_pages')
+      .set({ theme: JSON.stringify({ ...JSON.parse(row.theme), accent: '#b42318' }) })
+      .where('id', '=', row.id)
+      .execute();
+    app.hub.publish({ kind: 'status-page', change: 'updated', pageId: row.id });
+    await page.clock.runFor(65_000);
+    await page.waitForFunction(() =>
+      document.querySelector('style')!.textContent!.includes('#b42318'),
+    );
+    await page.getByRole('group', { name: /Daily uptime of Public API/ }).waitFor();
+    await app.database.db
+      .updateTable('status_pages')
+      .set({ theme: row.theme })
+      .where('id', '=', row.id)
+      .execute();
+    app.hub.publish({ kind: 'status-page', change: 'updated', pageId: row.id });
+    await context.close();
+  });
+
   it('shows the history and an incident’s own page without JavaScript', async () => {
     const { page, errors } = await open(false, desktop);
     await page.getByRole('link', { name: 'Incident history' }).click();

@@ -34,11 +34,17 @@ export const ENHANCE_JS = `(function () {
     // Someone reading a tooltip or a link keeps the page as it is until they move on.
     if (!main || main.contains(document.activeElement)) return;
     last = Date.now();
-    fetch(location.href, { headers: { accept: 'text/html' } })
+    // Revalidated each time: the HTTP cache's max-age and stale-while-revalidate would add a minute.
+    fetch(location.href, { headers: { accept: 'text/html' }, cache: 'no-cache' })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (!html) return;
-        var next = new DOMParser().parseFromString(html, 'text/html').querySelector('main');
+        var doc = new DOMParser().parseFromString(html, 'text/html');
+        var style = document.querySelector('style'), nextStyle = doc.querySelector('style');
+        // A new stylesheet (the bars' dates move at midnight, the theme may change) is allowed
+        // only by the new page's CSP: load the page whole.
+        if (style && nextStyle && style.textContent !== nextStyle.textContent) return location.reload();
+        var next = doc.querySelector('main');
         if (next) { main.replaceWith(next); relative(); }
       })
       .catch(function () {});
