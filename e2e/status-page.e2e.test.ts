@@ -208,7 +208,7 @@ describe('public status page', () => {
     await page.goto(url);
     const accent = () =>
       page.evaluate(
-        () => /--accent:(#[0-9a-f]{6})/.exec(document.querySelector('style')!.textContent!)?.[1],
+        () => /--accent:(#[0-9a-f]{6})/.exec(document.querySelector('style')!.textContent)?.[1],
       );
     expect(await accent()).toBe('#2563eb');
     // The owner picks another accent: the open page takes it up on its next refresh.
@@ -225,7 +225,7 @@ describe('public status page', () => {
     app.hub.publish({ kind: 'status-page', change: 'updated', pageId: row.id });
     await page.clock.runFor(65_000);
     await page.waitForFunction(() =>
-      document.querySelector('style')!.textContent!.includes('#b42318'),
+      document.querySelector('style')!.textContent.includes('#b42318'),
     );
     await page.getByRole('group', { name: /Daily uptime of Public API/ }).waitFor();
     await app.database.db
