@@ -5,7 +5,7 @@ const attr = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** One letter per state keeps 4,500 bars small (up, the usual, needs none). */
-export const dayClass: Record<DayState, string> = {
+const dayClass: Record<DayState, string> = {
   up: '',
   degraded: 'g',
   down: 'd',
