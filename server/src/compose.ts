@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config/config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { bridgeEvents, type EventBridge } from './db/event-bridge.js';
 import { repositories } from './db/repositories/index.js';
 import { createEngine, type Engine } from './engine/index.js';
 import type { EngineOptions } from './engine/checks/registry.js';
@@ -28,6 +29,8 @@ export interface Pagewatch {
   dispatcher: Dispatcher | null;
   database: Database;
   hub: EventHub;
+  /** Events shared with other processes on the same PostgreSQL database; null on SQLite. */
+  bridge: EventBridge | null;
   /** Printed at start-up while no account exists; needed for setup from another machine. */
   setupToken: string;
   /** True until the owner account exists. */
@@ -68,6 +71,17 @@ export async function composePagewatch(
   );
   const repos = repositories(database);
   const hub = new EventHub();
+  // Several processes on one PostgreSQL database hear each other's flips and edits (ADR 16).
+  const bridge =
+    config.database.kind === 'postgres'
+      ? await bridgeEvents({
+          url: config.database.url,
+          ...(options.pgSchema ? { schema: options.pgSchema } : {}),
+          hub,
+          database,
+          logger,
+        })
+      : null;
   const clock = options.clock ?? systemClock;
   const metrics = createMetrics();
   const maintenance = new MaintenanceIndex({ repos, hub, clock }, (err) =>
@@ -175,6 +189,7 @@ export async function composePagewatch(
     dispatcher,
     database,
     hub,
+    bridge,
     setupToken,
     setupRequired: async () => (await repos.users.count()) === 0,
     startRoles: async () => {
@@ -196,6 +211,7 @@ export async function composePagewatch(
         // After the engine: the last results' alerts are queued, and sent if there is time.
         await dispatcher?.stop();
         await browserPool?.close();
+        await bridge?.close();
         await database.close();
       })()),
   };

@@ -6,7 +6,7 @@ import { composePagewatch, type ComposeOptions, type Pagewatch } from '../../src
 import { repositories } from '../../src/db/repositories/index.js';
 import { randomBase62, sha256 } from '../../src/lib/crypto.js';
 import { hashPassword } from '../../src/lib/passwords.js';
-import { testTarget } from './engines.js';
+import { testTarget, type TestTarget } from './engines.js';
 
 export const OWNER = {
   email: 'owner@example.com',
@@ -25,6 +25,8 @@ export interface Identity {
 export interface TestApp extends Pagewatch {
   /** Base URL once `listen` was asked for. */
   url: string;
+  /** Where its data lives (a second app may share it). */
+  target: TestTarget['target'];
   /** The owner created at start (unless `setup: false`), with an owner API key. */
   owner: Identity;
   /** `app.inject` as the owner's API key, unless the options carry their own authorization. */
@@ -46,13 +48,17 @@ export interface TestAppOptions extends ComposeOptions {
   chromiumPath?: string;
   /** Settings that differ from the test defaults. */
   config?: Partial<Config>;
+  /** Another process of the same deployment: this app's database (stop() leaves it). */
+  sharing?: TestApp;
 }
 
 let seq = 0;
 
 /** A whole Pagewatch on its own database, as main.ts composes it. */
 export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
-  const t = await testTarget(options.engine);
+  const t: TestTarget = options.sharing
+    ? { target: options.sharing.target, cleanup: async () => {} }
+    : await testTarget(options.engine);
   const config: Config = {
     port: 0,
     host: '127.0.0.1',
@@ -81,6 +87,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     webDist: _w,
     chromiumPath: _c,
     config: _config,
+    sharing: _sharing,
     setup = true,
     ...compose
   } = options;
@@ -119,15 +126,19 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     return { userId: user.id, email, password, headers: { authorization: `Bearer ${secret}` } };
   }
 
-  const owner = setup
-    ? await identity('owner', OWNER.email, OWNER.password)
-    : { userId: 0, email: '', password: '', headers: { authorization: '' } };
+  // A second process of the same deployment knows the same owner.
+  const owner = options.sharing
+    ? options.sharing.owner
+    : setup
+      ? await identity('owner', OWNER.email, OWNER.password)
+      : { userId: 0, email: '', password: '', headers: { authorization: '' } };
   let url = '';
   if (options.listen) url = await pw.app.listen({ port: 0, host: '127.0.0.1' });
   if (options.scheduler) await pw.startRoles();
   return {
     ...pw,
     url,
+    target: t.target,
     owner,
     identity,
     inject: (opts) => {

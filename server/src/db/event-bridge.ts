@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import type { ServerEvent } from '@pagewatch/contract';
+import { sql } from 'kysely';
+import type pg from 'pg';
+import type { EventHub } from '../lib/event-hub.js';
+import type { Logger } from '../lib/logger.js';
+import type { Database } from './database.js';
+
+/** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more. */
+const MAX_PAYLOAD = 7_900;
+const FLUSH_MS = 20;
+const RETRY_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
+
+export interface EventBridgeOptions {
+  url: string;
+  /** Processes share events only within one schema (tests run many side by side). */
+  schema?: string;
+  hub: EventHub;
+  database: Database;
+  logger: Logger;
+}
+
+export interface EventBridge {
+  /** Other processes' events received, and this one's sent (for tests and metrics). */
+  readonly stats: { received: number; sent: number; dropped: number; reconnects: number };
+  close(): Promise<void>;
+}
+
+/** What crosses: a result's check details (certificate, assertions) can be large and stay home. */
+function lean(event: ServerEvent): ServerEvent {
+  return event.kind === 'result' && event.details ? { ...event, details: null } : event;
+}
+
+/** Groups events into NOTIFY payloads under the size limit; ones too big alone are dropped. */
+export function packEvents(
+  origin: string,
+  events: readonly ServerEvent[],
+): { payloads: string[]; dropped: number } {
+  const head = `{"o":"${origin}","e":[`;
+  const payloads: string[] = [];
+  let dropped = 0;
+  let parts: string[] = [];
+  let size = head.length + 2;
+  for (const event of events) {
+    const part = JSON.stringify(lean(event));
+    const bytes = Buffer.byteLength(part) + 1;
+    if (head.length + 2 + bytes > MAX_PAYLOAD) {
+      dropped += 1;
+      continue;
+    }
+    if (size + bytes > MAX_PAYLOAD) {
+      payloads.push(`${head}${parts.join(',')}]}`);
+      parts = [];
+      size = head.length + 2;
+    }
+    parts.push(part);
+    size += bytes;
+  }
+  if (parts.length > 0) payloads.push(`${head}${parts.join(',')}]}`);
+  return { payloads, dropped };
+}
+
+/**
+ * Shares live events between processes on one PostgreSQL database (ADR 4): flips seen by a
+ * scheduler process reach the web processes' event streams and status page caches. Events
+ * are batched every 20 ms into NOTIFY payloads on a channel per schema; a dedicated
+ * connection LISTENs and republishes other processes' events into this process's hub.
+ */
+export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBridge> {
+  const { default: pgModule } = await import('pg');
+  const origin = randomBytes(6).toString('hex');
+  const suffix = options.schema
+    ? `_${options.schema.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`
+    : '';
+  const channel = `pagewatch_events${suffix}`.slice(0, 63);
+  const remote = new WeakSet<ServerEvent>();
+  const stats = { received: 0, sent: 0, dropped: 0, reconnects: 0 };
+  let queue: ServerEvent[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let sending: Promise<void> = Promise.resolve();
+  let client: pg.Client | null = null;
+  let closed = false;
+  let attempt = 0;
+  let retry: NodeJS.Timeout | null = null;
+
+  const receive = (message: pg.Notification) => {
+    if (message.channel !== channel || !message.payload) return;
+    try {
+      const batch = JSON.parse(message.payload) as { o: string; e: ServerEvent[] };
+      if (batch.o === origin) return;
+      for (const event of batch.e) {
+        remote.add(event);
+        stats.received += 1;
+        options.hub.publish(event);
+      }
+    } catch (err) {
+      options.logger.warn({ err }, 'ignored a malformed shared event');
+    }
+  };
+
+  async function listen(): Promise<void> {
+    const c = new pgModule.Client({ connectionString: options.url });
+    c.on('notification', receive);
+    c.on('error', (err) => {
+      options.logger.warn({ err }, 'the shared event feed lost its connection; reconnecting');
+      void c.end().catch(() => {});
+      if (client === c) client = null;
+      schedule();
+    });
+    c.on('end', () => {
+      if (client !== c || closed) return;
+      client = null;
+      schedule();
+    });
+    await c.connect();
+    await c.query(`LISTEN "${channel}"`);
+    client = c;
+    attempt = 0;
+  }
+
+  function schedule(): void {
+    if (closed || retry) return;
+    const delay = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)] ?? 30_000;
+    attempt += 1;
+    stats.reconnects += 1;
+    retry = setTimeout(() => {
+      retry = null;
+      listen().catch((err: unknown) => {
+        options.logger.warn({ err }, 'could not reconnect the shared event feed');
+        schedule();
+      });
+    }, delay);
+  }
+
+  async function flush(): Promise<void> {
+    timer = null;
+    const events = queue;
+    queue = [];
+    const { payloads, dropped } = packEvents(origin, events);
+    stats.dropped += dropped;
+    for (const payload of payloads) {
+      try {
+        await sql`select pg_notify(${channel}, ${payload})`.execute(options.database.db);
+        stats.sent += 1;
+      } catch (err) {
+        // The other processes' caches still expire by age; live views miss these events.
+        options.logger.warn({ err }, 'could not share events with other processes');
+      }
+    }
+  }
+
+  await listen();
+  const unsubscribe = options.hub.subscribe(({ event }) => {
+    if (closed || remote.has(event) || event.kind === 'reset') return;
+    queue.push(event);
+    timer ??= setTimeout(() => {
+      sending = sending.then(flush);
+    }, FLUSH_MS);
+  });
+
+  return {
+    stats,
+    async close() {
+      closed = true;
+      unsubscribe();
+      if (retry) clearTimeout(retry);
+      if (timer) {
+        clearTimeout(timer);
+        sending = sending.then(flush);
+      }
+      await sending;
+      await client?.end().catch(() => {});
+      client = null;
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import type { ServerEvent } from '@pagewatch/contract';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packEvents } from '../../src/db/event-bridge.js';
+import { repositories } from '../../src/db/repositories/index.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { postgresUrl } from '../support/engines.js';
+import { checkRun, downRun, monitorInput } from '../support/factories.js';
+import { insertStatusPage } from '../support/status-pages.js';
+
+const statusEvent = (monitorId: number): ServerEvent => ({
+  kind: 'status',
+  monitorId,
+  from: 'up',
+  to: 'down',
+  at: new Date().toISOString(),
+  errorCode: 'connect_refused',
+  message: null,
+});
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 5_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function heard(app: TestApp): ServerEvent[] {
+  const seen: ServerEvent[] = [];
+  app.hub.subscribe(({ event }) => seen.push(event));
+  return seen;
+}
+
+describe('events shared over NOTIFY are packed', () => {
+  it('into payloads under PostgreSQL’s limit, leaving bulky check details at home', () => {
+    const events = Array.from({ length: 200 }, (_, i) => statusEvent(i));
+    const { payloads, dropped } = packEvents('abc', events);
+    expect(dropped).toBe(0);
+    expect(payloads.length).toBeGreaterThan(1);
+    for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThan(8000);
+    const back = payloads.flatMap((p) => (JSON.parse(p) as { e: ServerEvent[] }).e);
+    expect(back).toEqual(events);
+
+    const result = {
+      kind: 'result',
+      monitorId: 1,
+      status: 'up',
+      result: { id: 1 },
+      details: { certificate: 'x'.repeat(20_000) },
+    } as unknown as ServerEvent;
+    const lean = packEvents('abc', [result]);
+    expect(JSON.parse(lean.payloads[0]!)).toMatchObject({ o: 'abc', e: [{ details: null }] });
+    const huge = { ...statusEvent(1), message: 'y'.repeat(9_000) };
+    expect(packEvents('abc', [huge, statusEvent(2)])).toMatchObject({ dropped: 1 });
+  });
+});
+
+describe.runIf(postgresUrl)('processes sharing one PostgreSQL database', () => {
+  let web: TestApp;
+  let worker: TestApp;
+
+  beforeAll(async () => {
+    web = await startTestApp({ engine: 'postgres' });
+    worker = await startTestApp({ engine: 'postgres', sharing: web });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await web?.stop();
+  });
+
+  it('show a flip written by another process on the status page within a moment', async () => {
+    const created = await web.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: monitorInput({ name: 'Checkout' }),
+    });
+    const monitorId = Number(created.json<{ id: number }>().id);
+    const repos = repositories(worker.database);
+    await repos.results.writeBatch([
+      {
+        monitorId,
+        at: Date.now() - 1000,
+        run: checkRun(),
+        status: 'up',
+        failures: 0,
+        recent: [],
+        flip: { from: 'pending', to: 'up' },
+      },
+    ]);
+    await insertStatusPage(web.database, web.hub, {
+      slug: 'shared',
+      sections: [{ components: [{ monitorId }] }],
+    });
+    const page = () => web.inject({ url: '/status/shared', headers: { authorization: '' } });
+    expect((await page()).body).toContain('All systems operational');
+
+    // The worker (a scheduler process) records the outage and announces it in its own hub.
+    await repos.results.writeBatch([
+      {
+        monitorId,
+        at: Date.now(),
+        run: downRun(),
+        status: 'down',
+        failures: 2,
+        recent: [],
+        flip: { from: 'up', to: 'down' },
+      },
+    ]);
+    const seen = heard(web);
+    worker.hub.publish(statusEvent(monitorId));
+    const started = Date.now();
+    await eventually('the web process to re-render', async () =>
+      (await page()).body.includes('Major outage') ? true : undefined,
+    );
+    // Well inside the cache's 60 s age, which was all a web-only process had before.
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(seen).toEqual([statusEvent(monitorId)].map((e) => ({ ...e, at: expect.any(String) })));
+  });
+
+  it('deliver an edit made in one process to the others, and never back to itself', async () => {
+    const toWorker = heard(worker);
+    const toWeb = heard(web);
+    const created = await web.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: monitorInput({ name: 'API' }),
+    });
+    const monitorId = Number(created.json<{ id: number }>().id);
+    await eventually('the worker to hear of the monitor', async () =>
+      toWorker.some((e) => e.kind === 'monitor' && e.monitorId === monitorId) ? true : undefined,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    expect(toWeb.filter((e) => e.kind === 'monitor' && e.monitorId === monitorId)).toHaveLength(1);
+    expect(toWorker.filter((e) => e.kind === 'monitor' && e.monitorId === monitorId)).toHaveLength(
+      1,
+    );
+  });
+
+  it('listen again after losing their connection', async () => {
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    const channel = `pagewatch_events_${(web.target as { schema: string }).schema}`;
+    const killed = await admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where query = $1',
+      [`LISTEN "${channel}"`],
+    );
+    await admin.end();
+    // Both processes listen on the same channel; both lost their feed.
+    expect(killed.rowCount).toBe(2);
+    await eventually('the web process to reconnect', async () =>
+      web.bridge!.stats.reconnects > 0 ? true : undefined,
+    );
+    const seen = heard(web);
+    await eventually(
+      'an event after the reconnect',
+      async () => {
+        worker.hub.publish({ kind: 'maintenance', change: 'updated', windowId: 42 });
+        await new Promise((r) => setTimeout(r, 200));
+        return seen.some((e) => e.kind === 'maintenance') ? true : undefined;
+      },
+      10_000,
+    );
+  });
+});
