@@ -114,6 +114,8 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
     });
     await c.connect();
     await c.query(`LISTEN "${channel}"`);
+    // Closed while reconnecting: this connection is nobody's.
+    if (closed) return void (await c.end());
     client = c;
     attempt = 0;
   }
