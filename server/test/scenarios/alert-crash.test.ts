@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAlertReceiver, type AlertReceiver } from '../fixtures/alert-receiver.js';
 import { refusedPort } from '../fixtures/target-server.js';
 import { seedQueuedAlerts } from '../support/crash-seed.js';
+import { until } from '../support/until.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MONITORS = 24;
@@ -48,14 +49,6 @@ function undelivered(dataDir: string): number {
   }
 }
 
-async function until(pred: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await sleep(50);
-  }
-}
-
 const downsFor = (receiver: AlertReceiver, id: number) =>
   receiver.requests.filter((r) => r.kind === 'monitor.down' && r.monitorId === id).length;
 
@@ -91,7 +84,11 @@ describe('alerts across a crash', () => {
         const second = startServer(dataDir);
         servers.push(second.child);
         // Drained: everything queued before the kill was sent (again, if it was in flight).
-        await until(() => undelivered(dataDir) === 0, 45_000);
+        await until(
+          'the outbox to drain',
+          () => (undelivered(dataDir) === 0 ? true : undefined),
+          45_000,
+        );
         second.child.kill('SIGTERM');
         await second.exited;
         const lost = ids.filter((id) => downsFor(receiver, id) === 0);

@@ -5,6 +5,7 @@ import { packEvents } from '../../src/db/event-bridge.js';
 import { repositories } from '../../src/db/repositories/index.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { postgresUrl } from '../support/engines.js';
+import { until } from '../support/until.js';
 import { checkRun, downRun, monitorInput } from '../support/factories.js';
 import { insertStatusPage } from '../support/status-pages.js';
 
@@ -17,16 +18,6 @@ const statusEvent = (monitorId: number): ServerEvent => ({
   errorCode: 'connect_refused',
   message: null,
 });
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, ms = 5_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function heard(app: TestApp): ServerEvent[] {
   const seen: ServerEvent[] = [];
@@ -112,7 +103,7 @@ describe.runIf(postgresUrl)('processes sharing one PostgreSQL database', () => {
     const seen = heard(web);
     worker.hub.publish(statusEvent(monitorId));
     const started = Date.now();
-    await eventually('the web process to re-render', async () =>
+    await until('the web process to re-render', async () =>
       (await page()).body.includes('Major outage') ? true : undefined,
     );
     // Well inside the cache's 60 s age, which was all a web-only process had before.
@@ -129,7 +120,7 @@ describe.runIf(postgresUrl)('processes sharing one PostgreSQL database', () => {
       payload: monitorInput({ name: 'API' }),
     });
     const monitorId = Number(created.json<{ id: number }>().id);
-    await eventually('the worker to hear of the monitor', async () =>
+    await until('the worker to hear of the monitor', async () =>
       toWorker.some((e) => e.kind === 'monitor' && e.monitorId === monitorId) ? true : undefined,
     );
     await new Promise((r) => setTimeout(r, 200));
@@ -150,11 +141,11 @@ describe.runIf(postgresUrl)('processes sharing one PostgreSQL database', () => {
     await admin.end();
     // Both processes listen on the same channel; both lost their feed.
     expect(killed.rowCount).toBe(2);
-    await eventually('the web process to reconnect', async () =>
+    await until('the web process to reconnect', async () =>
       web.bridge!.stats.reconnects > 0 ? true : undefined,
     );
     const seen = heard(web);
-    await eventually(
+    await until(
       'an event after the reconnect',
       async () => {
         worker.hub.publish({ kind: 'maintenance', change: 'updated', windowId: 42 });

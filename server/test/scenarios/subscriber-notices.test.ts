@@ -3,6 +3,7 @@ import { startHttpReceiver, type HttpReceiver } from '../fixtures/http-receiver.
 import { SMTP_PASSWORD, SMTP_USER, startSmtpPeer, type SmtpPeer } from '../fixtures/smtp-peer.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
+import { until } from '../support/until.js';
 import { repositories } from '../../src/db/repositories/index.js';
 import { downRun, monitorInput } from '../support/factories.js';
 
@@ -39,20 +40,6 @@ function header(raw: string, name: string): string | undefined {
     .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>
       enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : qDecode(text),
     );
-}
-
-async function until<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe.each(engines)('status page subscribers hear of incidents on %s', (engine) => {
