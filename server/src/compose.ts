@@ -71,6 +71,7 @@ export async function composePagewatch(
   );
   const repos = repositories(database);
   const hub = new EventHub();
+  const metrics = createMetrics();
   // Several processes on one PostgreSQL database hear each other's flips and edits (ADR 16).
   const bridge =
     config.database.kind === 'postgres'
@@ -80,10 +81,10 @@ export async function composePagewatch(
           hub,
           database,
           logger,
+          counter: metrics.sharedEvents,
         })
       : null;
   const clock = options.clock ?? systemClock;
-  const metrics = createMetrics();
   const maintenance = new MaintenanceIndex({ repos, hub, clock }, (err) =>
     logger.error({ err }, 'could not reload maintenance windows'),
   );

@@ -18,6 +18,10 @@ export interface EventBridgeOptions {
   hub: EventHub;
   database: Database;
   logger: Logger;
+  /** Counts by `what`: sent, received, dropped, reconnects (Prometheus). */
+  counter?: {
+    inc(labels: { what: 'sent' | 'received' | 'dropped' | 'reconnects' }, value?: number): void;
+  };
 }
 
 export interface EventBridge {
@@ -35,9 +39,9 @@ function lean(event: ServerEvent): ServerEvent {
 export function packEvents(
   origin: string,
   events: readonly ServerEvent[],
-): { payloads: string[]; dropped: number } {
+): { batches: { payload: string; events: number }[]; dropped: number } {
   const head = `{"o":"${origin}","e":[`;
-  const payloads: string[] = [];
+  const batches: { payload: string; events: number }[] = [];
   let dropped = 0;
   let parts: string[] = [];
   let size = head.length + 2;
@@ -49,15 +53,16 @@ export function packEvents(
       continue;
     }
     if (size + bytes > MAX_PAYLOAD) {
-      payloads.push(`${head}${parts.join(',')}]}`);
+      batches.push({ payload: `${head}${parts.join(',')}]}`, events: parts.length });
       parts = [];
       size = head.length + 2;
     }
     parts.push(part);
     size += bytes;
   }
-  if (parts.length > 0) payloads.push(`${head}${parts.join(',')}]}`);
-  return { payloads, dropped };
+  if (parts.length > 0)
+    batches.push({ payload: `${head}${parts.join(',')}]}`, events: parts.length });
+  return { batches, dropped };
 }
 
 /**
@@ -75,6 +80,11 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
   const channel = `pagewatch_events${suffix}`.slice(0, 63);
   const remote = new WeakSet<ServerEvent>();
   const stats = { received: 0, sent: 0, dropped: 0, reconnects: 0 };
+  const count = (what: keyof typeof stats, n = 1) => {
+    if (n === 0) return;
+    stats[what] += n;
+    options.counter?.inc({ what }, n);
+  };
   let queue: ServerEvent[] = [];
   let timer: NodeJS.Timeout | null = null;
   let sending: Promise<void> = Promise.resolve();
@@ -90,7 +100,7 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
       if (batch.o === origin) return;
       for (const event of batch.e) {
         remote.add(event);
-        stats.received += 1;
+        count('received');
         options.hub.publish(event);
       }
     } catch (err) {
@@ -124,7 +134,7 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
     if (closed || retry) return;
     const delay = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)] ?? 30_000;
     attempt += 1;
-    stats.reconnects += 1;
+    count('reconnects');
     retry = setTimeout(() => {
       retry = null;
       listen().catch((err: unknown) => {
@@ -138,12 +148,12 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
     timer = null;
     const events = queue;
     queue = [];
-    const { payloads, dropped } = packEvents(origin, events);
-    stats.dropped += dropped;
-    for (const payload of payloads) {
+    const { batches, dropped } = packEvents(origin, events);
+    count('dropped', dropped);
+    for (const { payload, events: n } of batches) {
       try {
         await sql`select pg_notify(${channel}, ${payload})`.execute(options.database.db);
-        stats.sent += 1;
+        count('sent', n);
       } catch (err) {
         // The other processes' caches still expire by age; live views miss these events.
         options.logger.warn({ err }, 'could not share events with other processes');

@@ -74,9 +74,16 @@ export function createMetrics() {
       this.set(probes.writeQueue());
     },
   });
+  const sharedEvents = new client.Counter({
+    name: 'pagewatch_shared_events_total',
+    help: 'Live events shared with other processes on the same PostgreSQL database: sent, received, dropped (too big), reconnects of the listening connection',
+    labelNames: ['what'] as const,
+    registers: [registry],
+  });
   return {
     registry,
     lateness,
+    sharedEvents,
     latenessSummary,
     checks,
     discarded,

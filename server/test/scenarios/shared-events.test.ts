@@ -28,12 +28,13 @@ function heard(app: TestApp): ServerEvent[] {
 describe('events shared over NOTIFY are packed', () => {
   it('into payloads under PostgreSQL’s limit, leaving bulky check details at home', () => {
     const events = Array.from({ length: 200 }, (_, i) => statusEvent(i));
-    const { payloads, dropped } = packEvents('abc', events);
+    const { batches, dropped } = packEvents('abc', events);
     expect(dropped).toBe(0);
-    expect(payloads.length).toBeGreaterThan(1);
-    for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThan(8000);
-    const back = payloads.flatMap((p) => (JSON.parse(p) as { e: ServerEvent[] }).e);
+    expect(batches.length).toBeGreaterThan(1);
+    for (const b of batches) expect(Buffer.byteLength(b.payload)).toBeLessThan(8000);
+    const back = batches.flatMap((b) => (JSON.parse(b.payload) as { e: ServerEvent[] }).e);
     expect(back).toEqual(events);
+    expect(batches.reduce((n, b) => n + b.events, 0)).toBe(200);
 
     const result = {
       kind: 'result',
@@ -43,7 +44,10 @@ describe('events shared over NOTIFY are packed', () => {
       details: { certificate: 'x'.repeat(20_000) },
     } as unknown as ServerEvent;
     const lean = packEvents('abc', [result]);
-    expect(JSON.parse(lean.payloads[0]!)).toMatchObject({ o: 'abc', e: [{ details: null }] });
+    expect(JSON.parse(lean.batches[0]!.payload)).toMatchObject({
+      o: 'abc',
+      e: [{ details: null }],
+    });
     const huge = { ...statusEvent(1), message: 'y'.repeat(9_000) };
     expect(packEvents('abc', [huge, statusEvent(2)])).toMatchObject({ dropped: 1 });
   });
@@ -144,6 +148,9 @@ describe.runIf(postgresUrl)('processes sharing one PostgreSQL database', () => {
     await until('the web process to reconnect', async () =>
       web.bridge!.stats.reconnects > 0 ? true : undefined,
     );
+    const metrics = await web.inject({ url: '/metrics' });
+    expect(metrics.body).toMatch(/pagewatch_shared_events_total\{what="reconnects"\} [1-9]/);
+    expect(metrics.body).toMatch(/pagewatch_shared_events_total\{what="received"\} [1-9]/);
     const seen = heard(web);
     await until(
       'an event after the reconnect',
