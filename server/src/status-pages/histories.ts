@@ -41,13 +41,14 @@ export const gridHour = (grid: Grid, index: number): { sumUs: number; count: num
 export interface PageHistories {
   days: BucketHistory;
   hours: BucketHistory;
+  close(): void;
 }
 
 export function pageHistories(
   repo: Pick<StatusPublicRepository, 'days' | 'hourlyLatency'>,
   hub: EventHub,
 ): PageHistories {
-  return {
+  const histories = {
     days: new BucketHistory(
       {
         bucketMs: DAY_MS,
@@ -76,6 +77,13 @@ export function pageHistories(
       },
       hub,
     ),
+  };
+  return {
+    ...histories,
+    close() {
+      histories.days.close();
+      histories.hours.close();
+    },
   };
 }
 

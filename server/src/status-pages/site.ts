@@ -85,8 +85,7 @@ export class StatusSite {
   close(): void {
     this.unsubscribe();
     this.cache.close();
-    this.viewDeps.histories.days.close();
-    this.viewDeps.histories.hours.close();
+    this.viewDeps.histories.close();
   }
 
   /** The published page answering on this host, if any (kept in memory). */
