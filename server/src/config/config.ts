@@ -85,6 +85,24 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .transform((v) => v === 'true' || v === '1')
     .optional(),
+  PAGEWATCH_METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters (use a long random string)')
+    .optional(),
+  PAGEWATCH_METRICS_BASIC_AUTH: z
+    .string()
+    .regex(/^[^:]+:.{8,}$/, 'must be user:password, the password at least 8 characters')
+    .optional(),
+  PAGEWATCH_METRICS_PER_MONITOR: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
+  PAGEWATCH_METRICS_MONITOR_LIMIT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be at least 0')
+    .max(1_000_000, 'must be at most 1000000')
+    .default(10_000),
 });
 
 export interface Config {
@@ -112,6 +130,19 @@ export interface Config {
   readonly allowPrivateSubscriberWebhooks: boolean;
   /** Outgoing notifications (the notifier role). */
   readonly notify: NotifyConfig;
+  /** What /metrics exports and who may scrape it. */
+  readonly metrics: MetricsConfig;
+}
+
+export interface MetricsConfig {
+  /** `Authorization: Bearer <token>` opens /metrics; null: no token. */
+  readonly token: string | null;
+  /** Basic credentials that open /metrics; null: none. Open to all when both are null. */
+  readonly basicAuth: { readonly user: string; readonly password: string } | null;
+  /** Series per monitor (status, timings, uptime, counters); off leaves the engine's own. */
+  readonly perMonitor: boolean;
+  /** Monitors with per-monitor series, lowest ids first; the rest are counted as omitted. */
+  readonly monitorLimit: number;
 }
 
 export interface NotifyConfig {
@@ -168,5 +199,18 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
       timeoutMs: e.PAGEWATCH_NOTIFY_TIMEOUT_S * 1000,
       concurrency: e.PAGEWATCH_NOTIFY_CONCURRENCY,
     }),
+    metrics: Object.freeze({
+      token: e.PAGEWATCH_METRICS_TOKEN ?? null,
+      basicAuth: splitBasic(e.PAGEWATCH_METRICS_BASIC_AUTH),
+      perMonitor: e.PAGEWATCH_METRICS_PER_MONITOR ?? true,
+      monitorLimit: e.PAGEWATCH_METRICS_MONITOR_LIMIT,
+    }),
   });
+}
+
+/** `user:password`, split at the first colon (passwords may hold colons, user names may not). */
+function splitBasic(value: string | undefined): MetricsConfig['basicAuth'] {
+  if (value === undefined) return null;
+  const at = value.indexOf(':');
+  return Object.freeze({ user: value.slice(0, at), password: value.slice(at + 1) });
 }

@@ -77,6 +77,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     // Test peers listen on loopback.
     allowPrivateSubscriberWebhooks: true,
     notify: { blockPrivateTargets: false, timeoutMs: 5000, concurrency: 16 },
+    metrics: { token: null, basicAuth: null, perMonitor: true, monitorLimit: 10_000 },
     ...options.config,
   };
   const pgSchema = t.target.kind === 'postgres' ? t.target.schema : undefined;
