@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { ensureChromium } from './chromium.mjs';
+import { ensurePromtool } from './promtool.mjs';
 import { summarize } from './report.mjs';
 
 const step = (title) => console.log(`\n── ${title}`);
@@ -11,6 +12,10 @@ const run = (cmd, args, env = process.env) =>
 step('Chromium for browser tests');
 const chromium = ensureChromium();
 console.log(`using ${chromium}`);
+
+step('promtool for the /metrics test');
+const promtool = ensurePromtool();
+console.log(`using ${promtool}`);
 
 step('Building the web app the browser tests load');
 if (run('npm', ['run', 'build', '--silent', '-w', 'web']) !== 0) process.exit(1);
@@ -40,7 +45,7 @@ const status = run(
     `--outputFile.json=${report}`,
     ...process.argv.slice(2),
   ],
-  { ...process.env, PAGEWATCH_CHROMIUM_PATH: chromium },
+  { ...process.env, PAGEWATCH_CHROMIUM_PATH: chromium, PAGEWATCH_PROMTOOL_PATH: promtool },
 );
 console.log(`\n${summarize(report)}`);
 if (!process.env.PAGEWATCH_TEST_POSTGRES_URL)

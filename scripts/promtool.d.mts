@@ -1,0 +1,2 @@
+/** Returns a promtool path: PAGEWATCH_PROMTOOL_PATH, PATH, the cache, or one fetched now. */
+export function ensurePromtool(): string;
