@@ -19,3 +19,4 @@ export * from './maintenance.js';
 export * from './alert-rules.js';
 export * from './notifications.js';
 export * from './status-pages.js';
+export * from './badges.js';

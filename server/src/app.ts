@@ -16,6 +16,7 @@ import { incidentRoutes } from './http/routes/api/incidents.js';
 import { userRoutes } from './http/routes/api/users.js';
 import { maintenanceRoutes } from './http/routes/api/maintenance.js';
 import { monitorRoutes } from './http/routes/api/monitors.js';
+import { monitorBadgeRoutes } from './http/routes/api/monitor-badges.js';
 import { statusPageApiRoutes } from './http/routes/api/status-pages.js';
 import { deliveryRoutes } from './http/routes/api/deliveries.js';
 import { notificationChannelRoutes } from './http/routes/api/notification-channels.js';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   authRoutes(app, api, deps.services);
   userRoutes(app, api, deps.services);
   monitorRoutes(app, api, deps.services);
+  monitorBadgeRoutes(app, api, deps.services);
   incidentRoutes(app, api, deps.services);
   maintenanceRoutes(app, api, deps.services);
   statusPageSubscriberRoutes(app, api, deps.services);

@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
+import type { BadgeOptions, BadgeWindow } from '@pagewatch/contract';
 import { makeBadge } from 'badge-maker';
 import type { ComponentStatus } from './view-model.js';
-import { componentLabel, formatPercent } from './render/labels.js';
+import { formatPercent } from './render/labels.js';
 
-export const badgeWindows = ['24h', '7d', '30d', '90d'] as const;
-export type BadgeWindow = (typeof badgeWindows)[number];
+/** What a badge says, whatever it looks like: cached per monitor and window, drawn per style. */
+export interface BadgeFacts {
+  label: string;
+  message: string;
+  color: string;
+}
 
 const statusColour: Record<ComponentStatus, string> = {
   up: '#2da44e',
@@ -12,16 +18,6 @@ const statusColour: Record<ComponentStatus, string> = {
   maintenance: '#0969da',
   paused: '#8c959f',
   pending: '#8c959f',
-};
-
-const statusText: Record<ComponentStatus, string> = {
-  ...componentLabel,
-  up: 'up',
-  degraded: 'degraded',
-  down: 'down',
-  maintenance: 'maintenance',
-  paused: 'paused',
-  pending: 'pending',
 };
 
 /** Green from 99.9 %, yellow-green from 99 %, yellow from 95 %, red below; grey without data. */
@@ -33,14 +29,35 @@ export function uptimeColour(p: number | null): string {
   return '#cf222e';
 }
 
-export function statusBadge(label: string, status: ComponentStatus): string {
-  return makeBadge({ label, message: statusText[status], color: statusColour[status] });
+export function statusFacts(label: string, status: ComponentStatus): BadgeFacts {
+  return { label, message: status, color: statusColour[status] };
 }
 
-export function uptimeBadge(label: string, window: BadgeWindow, uptime: number | null): string {
-  return makeBadge({
+export function uptimeFacts(label: string, window: BadgeWindow, uptime: number | null) {
+  return {
     label: `${label} ${window}`,
     message: formatPercent(uptime),
     color: uptimeColour(uptime),
+  };
+}
+
+/** The SVG; a `label` option replaces the page's name for the monitor (badge-maker escapes it). */
+export function drawBadge(facts: BadgeFacts, options: BadgeOptions): string {
+  return makeBadge({
+    label: options.label ?? facts.label,
+    message: facts.message,
+    color: facts.color,
+    style: options.style,
+    ...(options.labelColor ? { labelColor: options.labelColor } : {}),
   });
+}
+
+/**
+ * The badge's own CSP: it loads nothing and runs nothing; only its inline stylesheet applies
+ * (the social style has one), by hash. The app's policy would block that stylesheet.
+ */
+export function badgeCsp(svg: string): string {
+  const style = /<style>([^<]*)<\/style>/.exec(svg)?.[1];
+  const hash = style && createHash('sha256').update(style).digest('base64');
+  return ["default-src 'none'", ...(hash ? [`style-src 'sha256-${hash}'`] : [])].join('; ');
 }

@@ -1,10 +1,16 @@
-import { windowMs } from '@pagewatch/contract';
+import { windowMs, type BadgeOptions, type BadgeWindow } from '@pagewatch/contract';
 import { shownName } from '../domain/incidents.js';
 import { uptimePercent } from '../domain/percentiles.js';
 import { coarsestSpans } from '../domain/rollup.js';
 import type { EventHub } from '../lib/event-hub.js';
-import { type BadgeWindow, statusBadge, uptimeBadge } from './badges.js';
-import { RenderCache, type CachedBody, type Rendered, type RenderCacheOptions } from './cache.js';
+import { badgeCsp, drawBadge, statusFacts, uptimeFacts, type BadgeFacts } from './badges.js';
+import {
+  cachedBody,
+  RenderCache,
+  type CachedBody,
+  type Rendered,
+  type RenderCacheOptions,
+} from './cache.js';
 import { pageHistories } from './histories.js';
 import { atomFeed, rssFeed } from './feeds.js';
 import { loadIncident, loadView, type PageSource, type ReadDeps, type ViewDeps } from './load.js';
@@ -182,35 +188,60 @@ export class StatusSite {
     }
   }
 
-  /** A badge of a monitor shown on a published page; null for any other monitor. */
-  async badge(monitorId: number, window: BadgeWindow | null): Promise<CachedBody | null> {
-    return this.cache.get(`b:${monitorId}|${window ?? 'status'}`, async () => {
-      const repo = this.readDeps.repos.statusPublic;
-      const subject = await repo.badgeSubject(monitorId);
-      if (!subject) return null;
-      const label = shownName(subject);
-      let svg: string;
-      if (window === null) {
-        const inMaintenance = this.readDeps.maintenance
-          ? (await this.readDeps.maintenance.ready(),
-            this.readDeps.maintenance.inMaintenance(monitorId, this.readDeps.clock.now()))
-          : false;
-        svg = statusBadge(label, componentStatus({ ...subject, description: '' }, inMaintenance));
-      } else {
-        const now = this.readDeps.clock.now();
-        const t = await repo.totals(
-          monitorId,
-          coarsestSpans('minute', now - windowMs[window], now),
-        );
-        svg = uptimeBadge(label, window, uptimePercent(t.delivered, 0, t.checks));
-      }
+  /**
+   * A badge of a monitor shown on a published page; null for any other monitor. The cache keeps
+   * what it says per monitor and window; each style and label is drawn per request, so a stream
+   * of labels cannot push pages out of the cache.
+   */
+  async badge(
+    monitorId: number,
+    window: BadgeWindow | null,
+    options: BadgeOptions,
+  ): Promise<CachedBody | null> {
+    const said = await this.cache.get(`b:${monitorId}|${window ?? 'status'}`, async () => {
+      const facts = await this.badgeFacts(monitorId, window);
+      if (!facts) return null;
+      const { pageId, ...rest } = facts;
       return {
-        body: svg,
-        type: 'image/svg+xml; charset=utf-8',
-        pageId: subject.pageId,
+        body: JSON.stringify(rest),
+        type: 'application/json',
+        pageId,
         monitorIds: [monitorId],
         latency: false,
       };
     });
+    if (!said) return null;
+    const svg = drawBadge(JSON.parse(said.identity.toString('utf8')) as BadgeFacts, options);
+    const drawn: Rendered = {
+      body: svg,
+      type: 'image/svg+xml; charset=utf-8',
+      headers: { 'content-security-policy': badgeCsp(svg) },
+      pageId: said.pageId,
+      monitorIds: [monitorId],
+      latency: false,
+    };
+    return cachedBody(drawn, said.createdAt);
+  }
+
+  private async badgeFacts(
+    monitorId: number,
+    window: BadgeWindow | null,
+  ): Promise<(BadgeFacts & { pageId: number }) | null> {
+    const repo = this.readDeps.repos.statusPublic;
+    const subject = await repo.badgeSubject(monitorId);
+    if (!subject) return null;
+    const label = shownName(subject);
+    const now = this.readDeps.clock.now();
+    if (window === null) {
+      const maintenance = this.readDeps.maintenance;
+      const inMaintenance = maintenance
+        ? (await maintenance.ready(), maintenance.inMaintenance(monitorId, now))
+        : false;
+      const status = componentStatus({ ...subject, description: '' }, inMaintenance);
+      return { ...statusFacts(label, status), pageId: subject.pageId };
+    }
+    const t = await repo.totals(monitorId, coarsestSpans('minute', now - windowMs[window], now));
+    const uptime = uptimePercent(t.delivered, 0, t.checks);
+    return { ...uptimeFacts(label, window, uptime), pageId: subject.pageId };
   }
 }

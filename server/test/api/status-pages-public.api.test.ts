@@ -230,14 +230,18 @@ describe.each(engines)('public status pages on %s', (engine) => {
     const green = await get(`/badge/${up.id}/status.svg`);
     expect(green.statusCode).toBe(200);
     expect(green.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
-    expect(green.headers['cache-control']).toBe('public, max-age=60');
+    expect(green.headers['cache-control']).toBe(
+      'public, max-age=60, s-maxage=60, stale-while-revalidate=60',
+    );
     expect(green.headers.etag).toBeTruthy();
     expect(green.body).toContain('Public API');
     expect(green.body).not.toContain('internal-api-name');
     expect(green.body).toContain('#2da44e');
     expect((await get(`/badge/${down.id}/status.svg`)).body).toContain('#cf222e');
     const uptime = await get(`/badge/${up.id}/uptime-24h.svg`);
-    expect(uptime.headers['cache-control']).toBe('public, max-age=300');
+    expect(uptime.headers['cache-control']).toBe(
+      'public, max-age=300, s-maxage=300, stale-while-revalidate=300',
+    );
     expect(uptime.body).toContain('100%');
     expect((await get(`/badge/${down.id}/uptime-7d.svg`)).body).toContain('0%');
     expect((await get(`/badge/${off.id}/status.svg`)).statusCode).toBe(404);

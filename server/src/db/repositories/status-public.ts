@@ -312,6 +312,19 @@ export function statusPublicRepository(db: Kysely<DB>) {
         .executeTakeFirst();
       return r ? { ...toState(r), displayName: r.display_name, pageId: Number(r.page_id) } : null;
     },
+
+    /** The published pages showing this monitor (its badges exist while there is one). */
+    async badgePages(monitorId: number): Promise<{ id: number; slug: string; title: string }[]> {
+      const rows = await db
+        .selectFrom('status_page_components')
+        .innerJoin('status_pages', 'status_pages.id', 'status_page_components.page_id')
+        .select(['status_pages.id', 'status_pages.slug', 'status_pages.title'])
+        .where('status_page_components.monitor_id', '=', monitorId)
+        .where('status_pages.published', '=', 1)
+        .orderBy('status_pages.id')
+        .execute();
+      return rows.map((r) => ({ id: Number(r.id), slug: r.slug, title: r.title }));
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type PublicRoute,
   type StatusSite,
 } from '../../../status-pages/site.js';
+import { shareCrossOrigin } from '../../cross-origin.js';
 import { sendCached } from '../../presenters/cached-body.js';
 
 export const PAGE_CACHE = 'public, max-age=30, stale-while-revalidate=60';
@@ -68,7 +69,9 @@ async function serve(
   if (sub.kind === 'logo') return serveLogo(site, ref, request, reply);
   const found = await site.respond(ref, sub);
   if (!found) return notFound(reply);
-  if (sub.kind === 'json') void reply.header('access-control-allow-origin', '*');
+  // Widgets on other sites read the JSON and the feeds; they hold only what the page shows.
+  if (sub.kind === 'json' || sub.kind === 'atom' || sub.kind === 'rss')
+    shareCrossOrigin(reply, { cors: true });
   if (found.timing) void reply.header('server-timing', found.timing);
   return sendCached(request, reply, found.body, PAGE_CACHE);
 }
