@@ -1,7 +1,7 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { ChannelError, type SendContext } from './channel.js';
-import { assertAllowedLiteral, guardedLookup } from './address-guard.js';
+import { assertAllowedHost, guardedLookup } from './address-guard.js';
 import { describeNetworkError, httpError, TimedOut } from './outbound-errors.js';
 
 export { httpError, parseRetryAfter } from './outbound-errors.js';
@@ -116,7 +116,7 @@ function once(
   timeout: AbortSignal,
 ): Promise<OutboundResponse> {
   const url = new URL(req.url);
-  assertAllowedLiteral(url.hostname, ctx.blockPrivate);
+  assertAllowedHost(url.hostname, ctx.blockPrivate);
   const client = url.protocol === 'https:' ? https : http;
   const body = req.body === undefined ? undefined : Buffer.from(req.body);
   const headers: Record<string, string> = { 'user-agent': 'Pagewatch', ...req.headers };

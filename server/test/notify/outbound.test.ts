@@ -155,19 +155,28 @@ describe('redirects', () => {
 describe('address guard', () => {
   const refusal = (ip: string) =>
     `refused: ${ip} is a private address (PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS)`;
+  const metadata = (ip: string) => `refused: ${ip} is a link-local or cloud metadata address`;
 
   it('always refuses the cloud metadata address, before connecting', async () => {
     const err = await failure(outboundRequest({ url: 'http://169.254.169.254/latest' }, ctx));
-    expect(err).toMatchObject({ permanent: true, message: refusal('169.254.169.254') });
+    expect(err).toMatchObject({ permanent: true, message: metadata('169.254.169.254') });
   });
 
   it('refuses IPv4-mapped IPv6 and link-local IPv6 literals', async () => {
-    for (const [url, ip] of [
-      ['http://[::ffff:169.254.169.254]/', '::ffff:a9fe:a9fe'],
-      ['http://[fe80::1]/', 'fe80::1'],
-      ['http://[fd00:ec2::254]/', 'fd00:ec2::254'],
+    for (const [url, message] of [
+      [
+        'http://[::ffff:169.254.169.254]/',
+        'refused: ::ffff:a9fe:a9fe is a link-local or cloud metadata address',
+      ],
+      [
+        'http://[64:ff9b::169.254.169.254]/',
+        'refused: 64:ff9b::a9fe:a9fe carries 169.254.169.254, a link-local or cloud metadata address',
+      ],
+      ['http://[fe80::1]/', metadata('fe80::1')],
+      ['http://[fd00:ec2::254]/', metadata('fd00:ec2::254')],
+      ['http://0xa9fea9fe/', metadata('169.254.169.254')],
     ]) {
-      expect((await failure(outboundRequest({ url: url! }, ctx))).message).toBe(refusal(ip!));
+      expect((await failure(outboundRequest({ url: url! }, ctx))).message).toBe(message);
     }
   });
 
@@ -180,17 +189,52 @@ describe('address guard', () => {
     const mapped = await failure(
       outboundSend({ url: `http://[::ffff:127.0.0.1]:${r.port}` }, blocked),
     );
-    expect(mapped.message).toBe(refusal('::ffff:7f00:1'));
+    expect(mapped.message).toBe(
+      'refused: ::ffff:7f00:1 carries 127.0.0.1, a private address (PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS)',
+    );
     expect(r.connections()).toBe(1);
   });
 
-  it('checks the addresses a name resolves to (localhost), before connecting', async () => {
+  it('checks localhost names before any lookup or connection', async () => {
     const r = await receiver();
     const err = await failure(
       outboundSend({ url: `http://localhost:${r.port}/` }, { ...ctx, blockPrivate: true }),
     );
+    expect(err).toMatchObject({ permanent: true, message: refusal('localhost') });
+    expect(r.connections()).toBe(0);
+  });
+
+  // Spellings that reach this receiver on 127.0.0.1: each is sent once without blockPrivate (so
+  // it demonstrably arrives), then with it, when nothing may arrive.
+  it.each([
+    ['http://127.0.0.1.:PORT/hook'],
+    ['http://2130706433:PORT/hook'],
+    ['http://0x7f000001:PORT/hook'],
+    ['http://0177.0.0.1:PORT/hook'],
+    ['http://0x7f.1:PORT/hook'],
+    ['http://127.1:PORT/hook'],
+    ['http://0:PORT/hook'],
+    ['http://0.0.0.0:PORT/hook'],
+    ['http://[::ffff:127.0.0.1]:PORT/hook'],
+    ['http://[::FFFF:7F00:0001]:PORT/hook'],
+    ['http://[0:0:0:0:0:ffff:7f00:1]:PORT/hook'],
+    ['http://localhost:PORT/hook'],
+  ])('%s arrives by default and is refused with blockPrivate', async (spelling) => {
+    const r = await receiver();
+    const url = spelling.replace('PORT', String(r.port));
+    expect((await outboundSend({ url, body: '{}' }, ctx)).status).toBe(200);
+    expect(r.requests).toHaveLength(1);
+    const err = await failure(outboundSend({ url, body: '{}' }, { ...ctx, blockPrivate: true }));
     expect(err.permanent).toBe(true);
-    expect(err.message).toMatch(/^refused: (127\.0\.0\.1|::1) is a private address/);
+    expect(err.message).toMatch(/^refused: /);
+    expect(r.connections()).toBe(1);
+  });
+
+  it('refuses trailing-dot localhost with blockPrivate, which no resolver here answers', async () => {
+    const r = await receiver();
+    const url = `http://localhost.:${r.port}/hook`;
+    const err = await failure(outboundSend({ url }, { ...ctx, blockPrivate: true }));
+    expect(err).toMatchObject({ permanent: true, message: refusal('localhost.') });
     expect(r.connections()).toBe(0);
   });
 });

@@ -210,7 +210,7 @@ describe.each(engines)('status page subscribers on %s', (engine) => {
           ...form({ kind: 'webhook', address }),
         });
         expect(res.statusCode, address).toBe(400);
-        expect(res.body).toContain('private and local ones are refused');
+        expect(res.body).toContain('Use a public address;');
       }
     } finally {
       await strict.stop();

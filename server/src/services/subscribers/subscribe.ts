@@ -1,6 +1,5 @@
-import net from 'node:net';
 import type { SubscribeInput } from '@pagewatch/contract';
-import { bareHost, isAllowedAddress } from '../../notify/address-guard.js';
+import { hostRefusal } from '../../notify/address-guard.js';
 import { confirmNotice, noticeBaseUrl } from '../../domain/subscriber-notices.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { AppError, validationFailed } from '../../lib/errors.js';
@@ -8,14 +7,16 @@ import type { ServiceDeps } from '../deps.js';
 
 export const pageNotFound = () => new AppError('not_found', 'There is no status page here');
 
-/**
- * A visitor's webhook must not name this machine or a private address. Names are checked again
- * after resolution on every send (the notification egress guard); this refuses the obvious now.
- */
-function privateHost(url: string): boolean {
-  const host = bareHost(new URL(url).hostname);
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  return net.isIP(host) !== 0 && !isAllowedAddress(host, true);
+/** The host a send would connect to, as WHATWG URL parsing normalises it (0x7f.1 → 127.0.0.1). */
+function webhookHost(address: string): string {
+  try {
+    return new URL(address).hostname;
+  } catch {
+    throw validationFailed(
+      [{ path: 'address', code: 'invalid_url', message: 'Enter an http:// or https:// URL' }],
+      'The webhook address is not a URL',
+    );
+  }
 }
 
 /**
@@ -43,16 +44,20 @@ export async function subscribe(
       'This page does not take subscriptions of that kind',
     );
   }
-  if (input.kind === 'webhook' && !deps.allowPrivateSubscriberWebhooks) {
-    if (privateHost(input.address)) {
+  if (input.kind === 'webhook') {
+    // The guard every send applies, resolving the name as a send would: what a send would
+    // refuse is refused here, at the form. Each send still judges again (DNS may change).
+    const refused = await hostRefusal(
+      webhookHost(input.address),
+      !deps.allowPrivateSubscriberWebhooks,
+    );
+    if (refused) {
+      const message =
+        refused.reason === 'metadata'
+          ? 'Use a public address; link-local and cloud metadata addresses are always refused'
+          : 'Use a public address; private and local ones are refused';
       throw validationFailed(
-        [
-          {
-            path: 'address',
-            code: 'private_address',
-            message: 'Use a public address; private and local ones are refused',
-          },
-        ],
+        [{ path: 'address', code: 'private_address', message }],
         'Webhooks must be reachable on the public internet',
       );
     }
