@@ -23,7 +23,7 @@ import { notificationChannelRoutes } from './http/routes/api/notification-channe
 import { openApiRoute } from './http/routes/api/openapi.js';
 import { statusPageSubscriberRoutes } from './http/routes/api/status-page-subscribers.js';
 import { healthRoutes } from './http/routes/public/health.js';
-import { metricsRoute } from './http/routes/public/metrics.js';
+import { metricsRoute, type MetricsAccess } from './http/routes/public/metrics.js';
 import { pushRoutes } from './http/routes/public/push.js';
 import { subscribeRoutes } from './http/routes/public/subscribe.js';
 import { badgeRoutes } from './http/routes/public/badges.js';
@@ -39,6 +39,8 @@ export interface AppDeps {
   logger: Logger;
   ping: () => Promise<void>;
   metrics: Metrics;
+  /** Who may scrape /metrics (PAGEWATCH_METRICS_TOKEN, _BASIC_AUTH); open when absent. */
+  metricsAccess?: MetricsAccess;
   webDist: string | null;
   bodyLimit?: number;
   trustProxy?: boolean;
@@ -105,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const api = new ApiRegistry();
   healthRoutes(app, deps.ping);
-  metricsRoute(app, deps.metrics);
+  metricsRoute(app, deps.metrics, deps.metricsAccess);
   await pushRoutes(app, deps.services);
   // Its own context: the form-body parser applies to these routes only.
   await app.register((child) => subscribeRoutes(child, deps.services));

@@ -22,6 +22,7 @@ import { MaintenanceIndex } from './services/maintenance/live-index.js';
 import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
 import { Dispatcher, type DispatcherOptions } from './notify/dispatcher.js';
 
+import { MonitorSeries } from './services/metrics/monitor-series.js';
 export interface Pagewatch {
   app: FastifyInstance;
   engine: Engine | null;
@@ -174,6 +175,15 @@ export async function composePagewatch(
     ping: () => database.ping(),
     webDist: config.webDist,
   });
+  // Per-monitor series from a read model any process keeps; counters where checks run (ADR 16).
+  const monitorSeries = config.metrics.perMonitor
+    ? new MonitorSeries(services, {
+        counters: metrics.monitorCounters,
+        limit: config.metrics.monitorLimit,
+        onError: (err) => logger.warn({ err }, 'could not refresh the per-monitor metrics'),
+      })
+    : null;
+  if (monitorSeries) metrics.sources.push(() => monitorSeries.exposition());
   app.server.on('listening', () => {
     const address = app.server.address();
     if (address && typeof address === 'object') {
@@ -181,6 +191,7 @@ export async function composePagewatch(
     }
   });
 
+    metricsAccess: config.metrics,
   let closing: Promise<void> | null = null;
   let stopHousekeeping = () => {};
   let retention: RetentionJob | null = null;
@@ -215,5 +226,6 @@ export async function composePagewatch(
         await bridge?.close();
         await database.close();
       })()),
+        monitorSeries?.close();
   };
 }

@@ -73,6 +73,9 @@ export function createEngine(deps: EngineDeps) {
     notBefore: (monitor) => checkTypes[monitor.type].notBefore?.(monitor) ?? null,
     record: (write) => {
       metrics.checks.inc({ outcome: write.run.outcome });
+      const code = write.run.errorCode;
+      if (code !== null) metrics.checkFailures.inc({ code });
+      metrics.monitorCounters.record(write.monitorId, write.run.outcome, code);
       writer.enqueue(write);
     },
     onStart: (ms) => {
@@ -118,6 +121,7 @@ export function createEngine(deps: EngineDeps) {
       );
   });
 
+  metrics.monitorCounters.active = true;
   metrics.probes.scheduled = () => scheduler.size;
   metrics.probes.inFlight = () => scheduler.running;
   metrics.probes.writeQueue = () => writer.pending;

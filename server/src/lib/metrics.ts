@@ -1,4 +1,12 @@
+import {
+  alertEventKinds,
+  channelKinds,
+  CheckErrorCode,
+  CheckOutcome,
+  SubscriberNotice,
+} from '@pagewatch/contract';
 import client from 'prom-client';
+import { MonitorCounters } from './monitor-counters.js';
 
 /** The process's Prometheus registry and the engine's own instruments. */
 /** Read when /metrics is scraped; the engine points them at its live counts. */
@@ -37,6 +45,12 @@ export function createMetrics() {
     name: 'pagewatch_checks_total',
     help: 'Checks completed, by outcome',
     labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const checkFailures = new client.Counter({
+    name: 'pagewatch_check_failures_total',
+    help: 'Checks that ended down or degraded, by error code (SPEC §8)',
+    labelNames: ['code'] as const,
     registers: [registry],
   });
   const discarded = new client.Counter({
@@ -80,8 +94,18 @@ export function createMetrics() {
     labelNames: ['what'] as const,
     registers: [registry],
   });
+  // Every known label value exists at 0, so rate() and increase() see the first event.
+  for (const outcome of CheckOutcome.options) checks.inc({ outcome }, 0);
+  for (const code of CheckErrorCode.options) checkFailures.inc({ code }, 0);
+  for (const reason of ['overloaded', 'stalled'] as const) discarded.inc({ reason }, 0);
+  for (const what of ['sent', 'received', 'dropped', 'reconnects'] as const)
+    sharedEvents.inc({ what }, 0);
   return {
     registry,
+    /** Families rendered apart from the registry (per-monitor series), appended to /metrics. */
+    sources: [] as (() => Promise<string>)[],
+    monitorCounters: new MonitorCounters(),
+    checkFailures,
     lateness,
     sharedEvents,
     latenessSummary,
@@ -95,8 +119,15 @@ export function createMetrics() {
 
 function notificationMetrics(registry: client.Registry, probes: Probes) {
   const labelNames = ['channel', 'event'] as const;
-  const counter = (name: string, help: string) =>
-    new client.Counter({ name, help, labelNames, registers: [registry] });
+  const known = [
+    ...channelKinds.flatMap((channel) => alertEventKinds.map((event) => ({ channel, event }))),
+    ...SubscriberNotice.shape.kind.options.map((event) => ({ channel: 'subscriber', event })),
+  ];
+  const counter = (name: string, help: string) => {
+    const c = new client.Counter({ name, help, labelNames, registers: [registry] });
+    for (const labels of known) c.inc(labels, 0);
+    return c;
+  };
   new client.Gauge({
     name: 'pagewatch_notifications_pending',
     help: 'Deliveries queued or waiting for a retry',
