@@ -3,23 +3,32 @@ import { describeEvent, type MessageField } from './message/describe.js';
 import {
   escapeHtml,
   escapeMarkdown,
+  htmlFormats,
+  htmlLink,
+  markdownLink,
   plain,
-  toneColor,
   type Escape,
-  type Tone,
-} from './message/format.js';
+} from './message/escape.js';
+import { toneColor, type Tone } from './message/format.js';
 import { fillTemplate, placeholderValues, type PlaceholderValues } from './message/template.js';
 
 export type { MessageField } from './message/describe.js';
-export type { Escape, Tone } from './message/format.js';
+export type { Escape } from './message/escape.js';
+export type { Tone } from './message/format.js';
 export {
+  breakMentions,
+  escapeChatMarkdown,
   escapeHtml,
   escapeMarkdown,
+  escapeRocketChat,
   escapeSlack,
-  humanDuration,
+  escapeTeams,
+  escapeTelegram,
+  htmlLink,
+  markdownLink,
   plain,
-  toneColor,
-} from './message/format.js';
+} from './message/escape.js';
+export { humanDuration, toneColor } from './message/format.js';
 
 /** An event rendered once for every output format a channel may need. */
 export interface Message {
@@ -57,7 +66,7 @@ function linkOf(
 // HTML is the one format whose template text is plain too: its literals are escaped as well.
 function templateSummary(body: string, values: PlaceholderValues): (esc: Escape) => string {
   return (esc) =>
-    esc === escapeHtml ? esc(fillTemplate(body, values)) : fillTemplate(body, values, esc);
+    htmlFormats.has(esc) ? esc(fillTemplate(body, values)) : fillTemplate(body, values, esc);
 }
 
 /**
@@ -87,7 +96,7 @@ export function renderMessage(
   const markdown = [
     summary(escapeMarkdown),
     fields.map((f) => `**${f.label}:** ${escapeMarkdown(f.value)}`).join('  \n'),
-    url ? `[${link.label}](${url})` : '',
+    url ? markdownLink(url, link.label) : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -97,7 +106,7 @@ export function renderMessage(
   const html = [
     `<p>${summary(escapeHtml).replace(/\n/g, '<br>')}</p>`,
     rows ? `<table>${rows}</table>` : '',
-    url ? `<p><a href="${escapeHtml(url)}">${link.label}</a></p>` : '',
+    url ? `<p>${htmlLink(url, link.label)}</p>` : '',
   ].join('');
   return {
     title,

@@ -49,6 +49,7 @@ describe('slack', () => {
     expect(body.blocks[1].fields).toContainEqual({
       type: 'mrkdwn',
       text: '*Target*\nhttps://shop.example/health',
+      verbatim: true,
     });
     expect(body.blocks[3].elements[0]).toMatchObject({ type: 'button', url: link });
   });

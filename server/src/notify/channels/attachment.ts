@@ -1,23 +1,25 @@
 import type { AlertEvent } from '@pagewatch/contract';
-import { escapeMarkdown, renderMessage } from '../message.js';
+import { renderMessage, type Escape } from '../message.js';
 
 /**
  * The Slack-compatible `text` + `attachments` payload Mattermost and Rocket.Chat incoming
- * webhooks take (both render Markdown in text and field values).
+ * webhooks take; `esc` is the service's escaping for everything people typed, wherever it goes.
  */
 export function attachmentPayload(
   event: AlertEvent,
   template: Parameters<typeof renderMessage>[1],
   publicUrl: string | null,
+  esc: Escape,
 ): Record<string, unknown> {
   const m = renderMessage(event, template, publicUrl);
   const attachment: Record<string, unknown> = {
-    fallback: m.title,
+    // Mattermost rewrites Slack's `<!channel>` even here: the fallback is escaped like the rest.
+    fallback: esc(m.title),
     color: m.color,
-    title: m.title,
-    text: m.summary(escapeMarkdown),
-    fields: m.fields.map((f) => ({ short: true, title: f.label, value: escapeMarkdown(f.value) })),
+    title: esc(m.title),
+    text: m.summary(esc),
+    fields: m.fields.map((f) => ({ short: true, title: f.label, value: esc(f.value) })),
   };
   if (m.url) attachment.title_link = m.url;
-  return { text: `**${escapeMarkdown(m.title)}**`, attachments: [attachment] };
+  return { text: `**${esc(m.title)}**`, attachments: [attachment] };
 }

@@ -1,5 +1,6 @@
 import type { AlertEvent } from '@pagewatch/contract';
-import { formatTime, humanDuration, phaseLabel, type Escape, type Tone } from './format.js';
+import type { Escape } from './escape.js';
+import { formatTime, humanDuration, phaseLabel, type Tone } from './format.js';
 
 export interface MessageField {
   label: string;

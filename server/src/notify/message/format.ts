@@ -1,26 +1,5 @@
 import type { FailurePhase } from '@pagewatch/contract';
 
-/** Turns user-typed text into something safe for one output format. */
-export type Escape = (text: string) => string;
-
-export const plain: Escape = (text) => text;
-
-const HTML_ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export const escapeHtml: Escape = (text) => text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]!);
-
-/** CommonMark: a backslash before any character that could start markup (or raw HTML). */
-export const escapeMarkdown: Escape = (text) => text.replace(/[\\`*_[\]()<>|~#!{}]/g, '\\$&');
-
-/** Slack mrkdwn has no backslash escapes; only &, < and > must be entities. */
-export const escapeSlack: Escape = (text) => text.replace(/[&<>]/g, (c) => HTML_ENTITIES[c]!);
-
 const UNITS = [
   ['d', 86_400_000],
   ['h', 3_600_000],

@@ -1,5 +1,6 @@
 import type { AlertEvent } from '@pagewatch/contract';
-import { formatTime, humanDuration, plain, type Escape } from './format.js';
+import { plain, type Escape } from './escape.js';
+import { formatTime, humanDuration } from './format.js';
 
 /** The names a `{{placeholder}}` may use; see docs/notifications.md. */
 export const placeholderNames = [

@@ -1,5 +1,5 @@
 import { ChannelError } from '../../channel.js';
-import { escapeMarkdown, renderMessage } from '../../message.js';
+import { escapeChatMarkdown, renderMessage } from '../../message.js';
 import { httpError, outboundRequest } from '../../outbound.js';
 import { clip, defineChannel } from '../define.js';
 
@@ -16,19 +16,19 @@ function rateLimitMs(body: string): number | null {
 export const discord = defineChannel('discord', async (target, event, ctx) => {
   const m = renderMessage(event, target.template, ctx.publicUrl);
   const embed: Record<string, unknown> = {
-    title: clip(m.title, 256),
-    description: clip(m.summary(escapeMarkdown), 4096),
+    title: clip(escapeChatMarkdown(m.title), 256),
+    description: clip(m.summary(escapeChatMarkdown), 4096),
     color: Number.parseInt(m.color.slice(1), 16),
     fields: m.fields.slice(0, 25).map((f) => ({
       name: clip(f.label, 256),
-      value: clip(escapeMarkdown(f.value), 1024),
+      value: clip(escapeChatMarkdown(f.value), 1024),
       inline: true,
     })),
     timestamp: event.at,
     footer: { text: 'Pagewatch' },
   };
   if (m.url) embed.url = m.url;
-  // No @everyone or role pings, whatever a monitor is called.
+  // No pings at all, even if a mention slipped past the escaping.
   const payload: Record<string, unknown> = { embeds: [embed], allowed_mentions: { parse: [] } };
   if (target.config.username) payload.username = target.config.username;
   const res = await outboundRequest(

@@ -9,26 +9,26 @@ const EMOJI: Record<Tone, string> = {
   info: ':large_blue_circle:',
 };
 
+// verbatim: Slack neither links channel names nor parses mentions in what people typed.
+const mrkdwn = (text: string) => ({ type: 'mrkdwn', text, verbatim: true });
+
 /** Block Kit for an incoming webhook: header, summary with fields, context, a link button. */
 export const slack = defineChannel('slack', async (target, event, ctx) => {
   const m = renderMessage(event, target.template, ctx.publicUrl);
+  const title = escapeSlack(m.title);
   const section: Record<string, unknown> = {
     type: 'section',
-    text: { type: 'mrkdwn', text: clip(m.summary(escapeSlack), 3000) },
+    text: mrkdwn(clip(m.summary(escapeSlack), 3000)),
   };
   if (m.fields.length > 0) {
-    section.fields = m.fields.slice(0, 10).map((f) => ({
-      type: 'mrkdwn',
-      text: clip(`*${f.label}*\n${escapeSlack(f.value)}`, 2000),
-    }));
+    section.fields = m.fields
+      .slice(0, 10)
+      .map((f) => mrkdwn(clip(`*${f.label}*\n${escapeSlack(f.value)}`, 2000)));
   }
   const blocks: unknown[] = [
-    { type: 'header', text: { type: 'plain_text', text: clip(m.title, 150), emoji: true } },
+    { type: 'header', text: { type: 'plain_text', text: clip(title, 150), emoji: true } },
     section,
-    {
-      type: 'context',
-      elements: [{ type: 'mrkdwn', text: `${EMOJI[m.tone]} Pagewatch · ${event.kind}` }],
-    },
+    { type: 'context', elements: [mrkdwn(`${EMOJI[m.tone]} Pagewatch · ${event.kind}`)] },
   ];
   if (m.url) {
     blocks.push({
@@ -36,7 +36,8 @@ export const slack = defineChannel('slack', async (target, event, ctx) => {
       elements: [{ type: 'button', text: { type: 'plain_text', text: m.linkLabel }, url: m.url }],
     });
   }
-  const payload: Record<string, unknown> = { text: m.title, blocks };
+  // The top-level text is mrkdwn too: it is what notifications and old clients show.
+  const payload: Record<string, unknown> = { text: title, blocks };
   if (target.config.channel) payload.channel = target.config.channel;
   if (target.config.username) payload.username = target.config.username;
   await postJson(target.secrets.webhookUrl, payload, ctx);

@@ -1,5 +1,4 @@
-import type { Tone } from '../../message.js';
-import { plain, renderMessage } from '../../message.js';
+import { escapeTeams, renderMessage, type Tone } from '../../message.js';
 import { postJson } from '../../outbound.js';
 import { defineChannel } from '../define.js';
 
@@ -10,24 +9,27 @@ const COLOR: Record<Tone, string> = {
   info: 'Accent',
 };
 
-/** A Teams Workflows ("Post to a channel when a webhook request is received") Adaptive Card. */
+/**
+ * A Teams Workflows ("Post to a channel when a webhook request is received") Adaptive Card;
+ * text blocks and fact values are markdown, so what people typed is escaped in all of them.
+ */
 export const teams = defineChannel('teams', async (target, event, ctx) => {
   const m = renderMessage(event, target.template, ctx.publicUrl);
   const body: unknown[] = [
     {
       type: 'TextBlock',
-      text: m.title,
+      text: escapeTeams(m.title),
       weight: 'Bolder',
       size: 'Medium',
       color: COLOR[m.tone],
       wrap: true,
     },
-    { type: 'TextBlock', text: m.summary(plain), wrap: true },
+    { type: 'TextBlock', text: m.summary(escapeTeams), wrap: true },
   ];
   if (m.fields.length > 0) {
     body.push({
       type: 'FactSet',
-      facts: m.fields.map((f) => ({ title: f.label, value: f.value })),
+      facts: m.fields.map((f) => ({ title: f.label, value: escapeTeams(f.value) })),
     });
   }
   const card: Record<string, unknown> = {

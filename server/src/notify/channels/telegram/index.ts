@@ -1,5 +1,5 @@
 import { ChannelError } from '../../channel.js';
-import { escapeHtml, renderMessage } from '../../message.js';
+import { breakMentions, escapeTelegram, htmlLink, renderMessage } from '../../message.js';
 import { httpError, outboundRequest } from '../../outbound.js';
 import { clip, defineChannel, joinUrl } from '../define.js';
 
@@ -22,17 +22,17 @@ function parse(body: string): TelegramAnswer {
 /** sendMessage with parse_mode HTML; the token sits in the path, so errors never show the URL. */
 export const telegram = defineChannel('telegram', async (target, event, ctx) => {
   const m = renderMessage(event, target.template, ctx.publicUrl);
-  const lines = [`<b>${escapeHtml(m.title)}</b>`, '', m.summary(escapeHtml)];
+  const lines = [`<b>${escapeTelegram(m.title)}</b>`, '', m.summary(escapeTelegram)];
   if (m.fields.length > 0) {
-    lines.push('', ...m.fields.map((f) => `<b>${f.label}:</b> ${escapeHtml(f.value)}`));
+    lines.push('', ...m.fields.map((f) => `<b>${f.label}:</b> ${escapeTelegram(f.value)}`));
   }
-  if (m.url) lines.push('', `<a href="${escapeHtml(m.url)}">${m.linkLabel}</a>`);
+  if (m.url) lines.push('', htmlLink(m.url, m.linkLabel));
   const html = lines.join('\n');
   // Cutting HTML could split a tag, which Telegram rejects: an overlong message goes as plain text.
   const payload: Record<string, unknown> =
     html.length <= MAX_TEXT
       ? { chat_id: target.config.chatId, text: html, parse_mode: 'HTML' }
-      : { chat_id: target.config.chatId, text: clip(m.text, MAX_TEXT) };
+      : { chat_id: target.config.chatId, text: clip(breakMentions(m.text), MAX_TEXT) };
   payload.link_preview_options = { is_disabled: true };
   if (target.config.messageThreadId !== null) {
     payload.message_thread_id = target.config.messageThreadId;
