@@ -8,6 +8,7 @@ import { createEngine, type Engine } from './engine/index.js';
 import type { EngineOptions } from './engine/checks/registry.js';
 import { BrowserPool, ownOriginGuard } from './engine/checks/browser/index.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { CredentialRevocations } from './lib/credential-revocations.js';
 import { EventHub } from './lib/event-hub.js';
 import type { Logger } from './lib/logger.js';
 import { createMetrics } from './lib/metrics.js';
@@ -72,6 +73,7 @@ export async function composePagewatch(
   );
   const repos = repositories(database);
   const hub = new EventHub();
+  const revocations = new CredentialRevocations();
   const metrics = createMetrics();
   // Several processes on one PostgreSQL database hear each other's flips and edits (ADR 16).
   const bridge =
@@ -80,6 +82,7 @@ export async function composePagewatch(
           url: config.database.url,
           ...(options.pgSchema ? { schema: options.pgSchema } : {}),
           hub,
+          revocations,
           database,
           logger,
           counter: metrics.sharedEvents,
@@ -150,6 +153,9 @@ export async function composePagewatch(
       )
     : null;
   const setupToken = randomBase62(24);
+  // Subscribed before any stream: a revocation from another process first drops what is cached.
+  const authCache = new AuthCache();
+  revocations.subscribe(({ userId }) => authCache.evictUser(userId));
   const services: ServiceDeps = {
     repos,
     hub,
@@ -157,7 +163,8 @@ export async function composePagewatch(
     trigger: engine,
     secrets,
     instanceKey,
-    authCache: new AuthCache(),
+    authCache,
+    revocations,
     setupToken,
     publicUrl: config.publicUrl ?? null,
     maintenance,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerEvent } from '@pagewatch/contract';
 import { sql } from 'kysely';
 import type pg from 'pg';
+import type { CredentialRevocations, Revocation } from '../lib/credential-revocations.js';
 import type { EventHub } from '../lib/event-hub.js';
 import type { Logger } from '../lib/logger.js';
 import type { Database } from './database.js';
@@ -16,6 +17,8 @@ export interface EventBridgeOptions {
   /** Processes share events only within one schema (tests run many side by side). */
   schema?: string;
   hub: EventHub;
+  /** Sent at once, unbatched: another process's open streams must end within a second. */
+  revocations?: CredentialRevocations;
   database: Database;
   logger: Logger;
   /** Counts by `what`: sent, received, dropped, reconnects (Prometheus). */
@@ -78,7 +81,7 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
     ? `_${options.schema.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`
     : '';
   const channel = `pagewatch_events${suffix}`.slice(0, 63);
-  const remote = new WeakSet<ServerEvent>();
+  const remote = new WeakSet<ServerEvent | Revocation>();
   const stats = { received: 0, sent: 0, dropped: 0, reconnects: 0 };
   const count = (what: keyof typeof stats, n = 1) => {
     if (n === 0) return;
@@ -96,9 +99,14 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
   const receive = (message: pg.Notification) => {
     if (message.channel !== channel || !message.payload) return;
     try {
-      const batch = JSON.parse(message.payload) as { o: string; e: ServerEvent[] };
+      const batch = JSON.parse(message.payload) as { o: string; e?: ServerEvent[]; r?: Revocation };
       if (batch.o === origin) return;
-      for (const event of batch.e) {
+      if (batch.r && Number.isInteger(batch.r.userId)) {
+        const r = { userId: batch.r.userId };
+        remote.add(r);
+        options.revocations?.publish(r);
+      }
+      for (const event of batch.e ?? []) {
         remote.add(event);
         count('received');
         options.hub.publish(event);
@@ -144,21 +152,24 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
     }, delay);
   }
 
+  async function notify(payload: string): Promise<boolean> {
+    try {
+      await sql`select pg_notify(${channel}, ${payload})`.execute(options.database.db);
+      return true;
+    } catch (err) {
+      // The other processes' caches still expire by age; live views miss these events.
+      options.logger.warn({ err }, 'could not share events with other processes');
+      return false;
+    }
+  }
+
   async function flush(): Promise<void> {
     timer = null;
     const events = queue;
     queue = [];
     const { batches, dropped } = packEvents(origin, events);
     count('dropped', dropped);
-    for (const { payload, events: n } of batches) {
-      try {
-        await sql`select pg_notify(${channel}, ${payload})`.execute(options.database.db);
-        count('sent', n);
-      } catch (err) {
-        // The other processes' caches still expire by age; live views miss these events.
-        options.logger.warn({ err }, 'could not share events with other processes');
-      }
-    }
+    for (const { payload, events: n } of batches) if (await notify(payload)) count('sent', n);
   }
 
   await listen();
@@ -169,12 +180,18 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
       sending = sending.then(flush);
     }, FLUSH_MS);
   });
+  const unsubscribeRevocations = options.revocations?.subscribe((r) => {
+    if (closed || remote.has(r)) return;
+    const payload = JSON.stringify({ o: origin, r: { userId: r.userId } });
+    sending = sending.then(() => notify(payload).then(() => {}));
+  });
 
   return {
     stats,
     async close() {
       closed = true;
       unsubscribe();
+      unsubscribeRevocations?.();
       if (retry) clearTimeout(retry);
       if (timer) {
         clearTimeout(timer);

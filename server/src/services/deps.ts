@@ -1,6 +1,7 @@
 import type { CheckRun } from '../domain/check-run.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { Clock } from '../lib/clock.js';
+import type { CredentialRevocations } from '../lib/credential-revocations.js';
 import type { SecretBox } from '../lib/crypto.js';
 import type { EventHub } from '../lib/event-hub.js';
 import type { AuthCache } from './auth/cache.js';
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   /** Key for values derived from session ids (CSRF tokens). */
   instanceKey: Buffer;
   authCache: AuthCache;
+  /** Rung after a session ends or a person's or key's rights change (open streams re-check). */
+  revocations: CredentialRevocations;
   /** One-time token for first-run setup from another machine; printed in the log. */
   setupToken: string;
   /** PAGEWATCH_PUBLIC_URL: where people and jobs reach this instance, when configured. */

@@ -9,11 +9,13 @@ import {
 } from '../../domain/actor.js';
 import { safeEqual } from '../../lib/crypto.js';
 import { forbidden, unauthenticated } from '../../lib/errors.js';
-import { resolveApiKey } from '../../services/auth/api-key-auth.js';
+import { inspectApiKey, resolveApiKey } from '../../services/auth/api-key-auth.js';
 import {
   csrfTokenFor,
+  inspectSession,
   resolveSession,
   SESSION_COOKIE,
+  type HeldCredential,
   type StartedSession,
 } from '../../services/auth/sessions.js';
 import type { ServiceDeps } from '../../services/deps.js';
@@ -27,14 +29,21 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-async function identify(deps: ServiceDeps, request: FastifyRequest): Promise<Actor | null> {
+/** The API key or session token a request carries; a malformed Authorization header carries none. */
+function presented(request: FastifyRequest): { key: string } | { session: string } | null {
   const header = request.headers.authorization;
   if (header) {
     const [scheme, key] = header.split(' ');
-    return scheme?.toLowerCase() === 'bearer' && key ? resolveApiKey(deps, key.trim()) : null;
+    return scheme?.toLowerCase() === 'bearer' && key ? { key: key.trim() } : null;
   }
   const token = request.cookies[SESSION_COOKIE];
-  return token ? resolveSession(deps, token) : null;
+  return token ? { session: token } : null;
+}
+
+async function identify(deps: ServiceDeps, request: FastifyRequest): Promise<Actor | null> {
+  const c = presented(request);
+  if (!c) return null;
+  return 'key' in c ? resolveApiKey(deps, c.key) : resolveSession(deps, c.session);
 }
 
 /**
@@ -69,18 +78,16 @@ export async function registerAuth(app: FastifyInstance, deps: ServiceDeps): Pro
 }
 
 /**
- * Whether the credentials of a long-lived request (an event stream) still hold: a sign-out,
- * a revoked key or a lowered role ends the stream at its next heartbeat.
+ * The credentials a long-lived request (an event stream) came with, as they stand now, read
+ * without counting as a use; null once signed out, revoked, expired or disabled.
  */
-export async function stillAuthorized(
+export async function inspectCredential(
   deps: ServiceDeps,
   request: FastifyRequest,
-): Promise<boolean> {
-  const access = request.routeOptions.config?.access ?? 'public';
-  if (access === 'public') return true;
-  const actor = await identify(deps, request);
-  const role = actor && actorRole(actor);
-  return role !== null && role !== undefined && atLeast(role, access);
+): Promise<HeldCredential | null> {
+  const c = presented(request);
+  if (!c) return null;
+  return 'key' in c ? inspectApiKey(deps, c.key) : inspectSession(deps, c.session);
 }
 
 export function setSessionCookie(

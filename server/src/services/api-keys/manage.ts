@@ -95,6 +95,7 @@ export async function revokeApiKey(
   }
   await deps.repos.apiKeys.revoke(id, deps.clock.now());
   deps.authCache.clear();
+  deps.revocations.publish({ userId: key.userId });
   await audit(
     deps,
     ctx,

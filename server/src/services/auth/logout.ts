@@ -5,7 +5,7 @@ import { endSession, endUserSessions } from './sessions.js';
 
 export async function logout(deps: ServiceDeps, ctx: RequestContext): Promise<void> {
   if (ctx.actor.type !== 'user') return;
-  await endSession(deps, ctx.actor.sessionHash);
+  await endSession(deps, ctx.actor.sessionHash, ctx.actor.id);
   await audit(deps, ctx, 'auth.logout', { type: 'user', id: ctx.actor.id }, 'Signed out');
 }
 

@@ -44,22 +44,19 @@ export async function startSession(
   return { token, csrfToken: csrfTokenFor(deps, idHash), expiresAt };
 }
 
-/** The signed-in user behind a session cookie, or null when it is unknown, expired, idle or disabled. */
-export async function resolveSession(deps: ServiceDeps, token: string): Promise<Actor | null> {
-  const idHash = sha256(token);
-  const now = deps.clock.now();
-  const cached = deps.authCache.get(`s:${idHash}`, now);
-  if (cached) return cached;
+/** What a credential stands for, and when it lapses unless used again (idle expiry moves). */
+export interface HeldCredential {
+  actor: Actor;
+  validUntil: number;
+}
+
+async function readSession(deps: ServiceDeps, idHash: string, now: number) {
   const session = await deps.repos.sessions.find(idHash);
   if (!session) return null;
-  const idleUntil = session.lastSeenAt + SESSION_IDLE_MS;
-  if (session.expiresAt <= now || idleUntil <= now) {
-    await deps.repos.sessions.remove(idHash);
-    return null;
-  }
+  const validUntil = Math.min(session.expiresAt, session.lastSeenAt + SESSION_IDLE_MS);
+  if (validUntil <= now) return 'expired' as const;
   const user = await deps.repos.users.findById(session.userId);
   if (!user || user.disabled) return null;
-  if (now - session.lastSeenAt > TOUCH_EVERY_MS) await deps.repos.sessions.touch(idHash, now);
   const actor: Actor = {
     type: 'user',
     id: user.id,
@@ -67,13 +64,40 @@ export async function resolveSession(deps: ServiceDeps, token: string): Promise<
     label: user.email,
     sessionHash: idHash,
   };
+  return { actor, validUntil, session };
+}
+
+/** The signed-in user behind a session cookie, or null when it is unknown, expired, idle or disabled. */
+export async function resolveSession(deps: ServiceDeps, token: string): Promise<Actor | null> {
+  const idHash = sha256(token);
+  const now = deps.clock.now();
+  const cached = deps.authCache.get(`s:${idHash}`, now);
+  if (cached) return cached;
+  const found = await readSession(deps, idHash, now);
+  if (found === 'expired') await deps.repos.sessions.remove(idHash);
+  if (!found || found === 'expired') return null;
+  const { actor, session } = found;
+  if (now - session.lastSeenAt > TOUCH_EVERY_MS) await deps.repos.sessions.touch(idHash, now);
   deps.authCache.set(`s:${idHash}`, actor, now, Math.min(session.expiresAt, now + SESSION_IDLE_MS));
   return actor;
 }
 
-export async function endSession(deps: ServiceDeps, idHash: string): Promise<void> {
+/**
+ * A session as it stands in the database, read without counting as a use (no last-seen
+ * touch, no cache): an open event stream must not keep an idle session alive.
+ */
+export async function inspectSession(
+  deps: ServiceDeps,
+  token: string,
+): Promise<HeldCredential | null> {
+  const found = await readSession(deps, sha256(token), deps.clock.now());
+  return found && found !== 'expired' ? { actor: found.actor, validUntil: found.validUntil } : null;
+}
+
+export async function endSession(deps: ServiceDeps, idHash: string, userId: number): Promise<void> {
   deps.authCache.delete(`s:${idHash}`);
   await deps.repos.sessions.remove(idHash);
+  deps.revocations.publish({ userId });
 }
 
 /** Signs a person out everywhere (but the session given), e.g. after a password or role change. */
@@ -84,6 +108,8 @@ export async function endUserSessions(
 ): Promise<void> {
   deps.authCache.evictUser(userId);
   await deps.repos.sessions.removeForUser(userId, except);
+  // Also their API keys' streams re-check: a role change or a disable lowers or stops the keys.
+  deps.revocations.publish({ userId });
 }
 
 /**
@@ -97,6 +123,6 @@ export async function rotateSession(
   if (ctx.actor.type !== 'user') return null;
   const user = await deps.repos.users.findById(ctx.actor.id);
   if (!user) return null;
-  await endSession(deps, ctx.actor.sessionHash);
+  await endSession(deps, ctx.actor.sessionHash, ctx.actor.id);
   return startSession(deps, user, ctx);
 }

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { EventHub, HubEvent } from '../../../lib/event-hub.js';
 import type { ServiceDeps } from '../../../services/deps.js';
-import { stillAuthorized } from '../../plugins/auth.js';
+import { guardStream } from '../../stream-guard.js';
 
 // A client this far behind is dropped; it reconnects and resumes with Last-Event-ID.
 const MAX_BUFFERED = 1 << 20;
@@ -10,8 +10,11 @@ const MAX_BUFFERED = 1 << 20;
 const frame = (e: HubEvent) =>
   `id: ${e.id}\nevent: ${e.event.kind}\ndata: ${JSON.stringify(e.event)}\n\n`;
 
-/** Server-Sent Events of SPEC §7, resumable with Last-Event-ID. */
-/** Heartbeats keep proxies from closing idle streams and re-check the caller's credentials. */
+/**
+ * Server-Sent Events of SPEC §7, resumable with Last-Event-ID. A stream ends as soon as the
+ * credential that opened it is revoked, lowered or expires (stream-guard.ts); heartbeats keep
+ * proxies from closing idle streams and re-check the credential as a backstop.
+ */
 export function eventRoutes(
   app: FastifyInstance,
   hub: EventHub,
@@ -48,16 +51,15 @@ export function eventRoutes(
       else missed.forEach(send);
     }
     const unsubscribe = hub.subscribe(send);
+    const guard = guardStream(deps, request, () => res.end());
     const ping = setInterval(() => {
       res.write(': ping\n\n');
-      stillAuthorized(deps, request).then(
-        (ok) => ok || res.end(),
-        () => res.end(),
-      );
+      guard.check();
     }, pingMs);
     open.add(res);
     res.on('close', () => {
       clearInterval(ping);
+      guard.stop();
       unsubscribe();
       open.delete(res);
     });
