@@ -40,6 +40,20 @@ describe('telegram', () => {
     expect(body.text).toContain(`<a href="${PUBLIC_URL}/monitors/42">Open monitor</a>`);
   });
 
+  it('treats a template as plain text: its own <b> is escaped like the values', async () => {
+    const target = targetOf(
+      'telegram',
+      { baseUrl: r.url, chatId: '1' },
+      { botToken: TOKEN },
+      { title: '', body: '<b>{{monitor.name}}</b> @oncall' },
+    );
+    await send(target, downEvent({ monitor: { id: 1, name: '<i>', type: 'http', target: 't' } }));
+    expect(r.requests[0]!.json().text).toBe(
+      `<b>&lt;i&gt; is down</b>\n\n&lt;b&gt;&lt;i&gt;&lt;/b&gt; @\u2060oncall\n\n` +
+        `<a href="${PUBLIC_URL}/monitors/1">Open monitor</a>`,
+    );
+  });
+
   it('sends an overlong message as plain text rather than cut HTML', async () => {
     const target = targetOf('telegram', { baseUrl: r.url, chatId: '1' }, { botToken: TOKEN });
     const incident = downEvent({
