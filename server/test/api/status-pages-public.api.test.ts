@@ -298,8 +298,9 @@ describe.each(engines)('public status pages on %s', (engine) => {
     expect(atom.body).toMatch(
       /^<\?xml version="1.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/,
     );
-    expect(atom.body).toContain('<title>Public &amp; visible</title>');
-    expect(atom.body).toContain('<title>Feeds &amp; more incidents</title>');
+    // Titles are HTML (type="html") escaped as XML: a reader shows "Public & visible".
+    expect(atom.body).toContain('<title type="html">Public &amp;amp; visible</title>');
+    expect(atom.body).toContain('<title type="html">Feeds &amp;amp; more incidents</title>');
     expect(atom.body).not.toContain('Internal only');
     const rss = await get(`/status/${slug}/feed.rss`);
     expect(rss.body).toContain('<rss version="2.0"');
