@@ -2,6 +2,7 @@ import '../../styles/incidents.css';
 import '../../styles/account.css';
 import '../../styles/notifications.css';
 import { MonitorIncidents } from '../../features/incidents/components/MonitorIncidents';
+import { BadgePanel } from '../../features/monitors/components/BadgePanel';
 import { CertificatePanel } from '../../features/monitors/components/CertificatePanel';
 import { ChecksTable } from '../../features/monitors/components/ChecksTable';
 import { LastCheckPanel } from '../../features/monitors/components/LastCheckPanel';
@@ -31,6 +32,7 @@ function MonitorRoute() {
             )}
             <MonitorIncidents monitorId={monitor.id} />
             <MonitorDeliveries monitorId={monitor.id} />
+            <BadgePanel monitor={monitor} />
             <MonitorSettings monitor={monitor} />
             <ChecksTable monitorId={monitor.id} />
           </>
