@@ -50,6 +50,8 @@ export interface TestAppOptions extends ComposeOptions {
   config?: Partial<Config>;
   /** Another process of the same deployment: this app's database (stop() leaves it). */
   sharing?: TestApp;
+  /** Where the app logs (tests that read the log); silent by default. */
+  logger?: pino.Logger;
 }
 
 let seq = 0;
@@ -89,12 +91,13 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     chromiumPath: _c,
     config: _config,
     sharing: _sharing,
+    logger,
     setup = true,
     ...compose
   } = options;
   const pw = await composePagewatch(
     config,
-    pino({ level: process.env.PAGEWATCH_TEST_LOG ?? 'silent' }),
+    logger ?? pino({ level: process.env.PAGEWATCH_TEST_LOG ?? 'silent' }),
     {
       ...compose,
       ...(pgSchema ? { pgSchema } : {}),

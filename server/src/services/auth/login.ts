@@ -7,7 +7,7 @@ import { verifyPassword } from '../../lib/passwords.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { startSession, type StartedSession } from './sessions.js';
-import { assertNotThrottled, recordFailure, subjectsFor } from './throttle.js';
+import { assertNotThrottled, recordFailure, subjectsFor, typedEmailKey } from './throttle.js';
 import { recoveryHash, totpStep } from './totp.js';
 
 const CHALLENGE_MS = 5 * 60_000;
@@ -24,7 +24,7 @@ export async function login(
   ctx: RequestContext,
   input: LoginInput,
 ): Promise<LoginOutcome> {
-  const subjects = subjectsFor(input.email, ctx.ip);
+  const subjects = subjectsFor(deps, input.email, ctx.ip);
   await assertNotThrottled(deps, subjects);
   const user = await deps.repos.users.findByEmail(input.email);
   const ok = await verifyPassword(
@@ -33,12 +33,16 @@ export async function login(
   );
   if (!user || !ok) {
     await recordFailure(deps, subjects);
+    // An unknown "email" may be a password typed into the wrong box: only a keyed hash of it
+    // is kept, enough to see the same text tried again.
     await audit(
       deps,
       ctx,
       'auth.login_failed',
       user ? { type: 'user', id: user.id } : null,
-      `Failed sign-in for ${input.email}`,
+      user
+        ? `Failed sign-in for ${user.email}`
+        : `Failed sign-in for an unknown account (typed text ref ${typedEmailKey(deps, input.email).slice(0, 10)})`,
     );
     throw unauthenticated(WRONG);
   }
@@ -78,7 +82,7 @@ export async function loginTotp(
   const user = await deps.repos.users.findById(c.userId);
   if (!user || user.disabled || !user.totpEnabled || !user.totpSecret) throw unauthenticated(WRONG);
   // Challenges fetched before any failure would otherwise each grant fresh guesses at the code.
-  await assertNotThrottled(deps, subjectsFor(user.email, ctx.ip));
+  await assertNotThrottled(deps, subjectsFor(deps, user.email, ctx.ip));
   const secret = deps.secrets.open(user.totpSecret);
   const step = totpStep(secret, input.code.trim(), now, user.totpLastStep);
   let valid = step !== null;
@@ -101,7 +105,7 @@ export async function loginTotp(
     }
   }
   if (!valid) {
-    await recordFailure(deps, subjectsFor(user.email, ctx.ip));
+    await recordFailure(deps, subjectsFor(deps, user.email, ctx.ip));
     await audit(
       deps,
       ctx,

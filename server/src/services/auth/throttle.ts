@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { AppError } from '../../lib/errors.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -5,10 +6,20 @@ import type { ServiceDeps } from '../deps.js';
 export const LOGIN_LIMIT = 10;
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 
-export const subjectsFor = (email: string, ip: string | null): string[] => [
-  `email:${email.toLowerCase()}`,
-  ...(ip ? [`ip:${ip}`] : []),
-];
+/**
+ * What was typed as an email, as a keyed hash: sign-in failures are counted and audited by it
+ * without storing the text, which may be a password typed into the wrong box.
+ */
+export const typedEmailKey = (deps: Pick<ServiceDeps, 'instanceKey'>, email: string): string =>
+  createHmac('sha256', deps.instanceKey)
+    .update(`login-email:${email.toLowerCase()}`)
+    .digest('base64url');
+
+export const subjectsFor = (
+  deps: Pick<ServiceDeps, 'instanceKey'>,
+  email: string,
+  ip: string | null,
+): string[] => [`email:${typedEmailKey(deps, email)}`, ...(ip ? [`ip:${ip}`] : [])];
 
 /** Refuses with rate_limited and a Retry-After when any subject used up its failures. */
 export async function assertNotThrottled(deps: ServiceDeps, subjects: string[]): Promise<void> {
