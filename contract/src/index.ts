@@ -20,3 +20,4 @@ export * from './alert-rules.js';
 export * from './notifications.js';
 export * from './status-pages.js';
 export * from './badges.js';
+export * from './public-status-page.js';

@@ -36,6 +36,15 @@ export interface RouteDef<P, Q, B> {
   consumes?: readonly string[];
   /** This route's own request body limit in bytes, instead of the app's. */
   bodyLimit?: number;
+  /** The OpenAPI operationId, where the one derived from method and URL reads badly. */
+  operationId?: string;
+  /** Longer Markdown for the API reference, below the summary. */
+  description?: string;
+  /**
+   * Problem statuses its services answer that the route's shape does not imply (409, 429…):
+   * 400, 401, 403, 404 and 413 follow from access, method, params and body.
+   */
+  errors?: readonly (401 | 403 | 404 | 409 | 429 | 503)[];
   handler(ctx: {
     params: Out<P>;
     query: Out<Q>;

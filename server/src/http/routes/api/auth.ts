@@ -32,6 +32,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'GET',
     url: `${base}/status`,
+    operationId: 'getAuthStatus',
     access: 'public',
     tag,
     summary: 'Whether the first-run setup is still to be done',
@@ -45,6 +46,8 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'POST',
     url: `${base}/setup`,
+    operationId: 'setupOwner',
+    errors: [403],
     access: 'public',
     tag,
     summary: 'Create the owner account on first run (once) and sign in',
@@ -60,6 +63,8 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'POST',
     url: `${base}/login`,
+    operationId: 'login',
+    errors: [401, 429],
     access: 'public',
     tag,
     summary: 'Sign in with email and password; may ask for a two-factor code next',
@@ -79,6 +84,8 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'POST',
     url: `${base}/login/totp`,
+    operationId: 'loginWithTotp',
+    errors: [401, 429],
     access: 'public',
     tag,
     summary: 'Finish signing in with a two-factor or recovery code',
@@ -94,6 +101,8 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'GET',
     url: `${base}/me`,
+    operationId: 'getSession',
+    errors: [403],
     access: 'viewer',
     tag,
     summary: 'The signed-in person and the CSRF token for this session',
@@ -110,6 +119,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'POST',
     url: `${base}/logout`,
+    operationId: 'logout',
     access: 'viewer',
     tag,
     summary: 'Sign out of this session',
@@ -123,6 +133,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'POST',
     url: `${base}/logout-all`,
+    operationId: 'logoutEverywhere',
     access: 'viewer',
     tag,
     summary: 'Sign out everywhere: end every session of this person',
@@ -136,6 +147,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'PUT',
     url: `${base}/password`,
+    operationId: 'changePassword',
     access: 'viewer',
     tag,
     summary: 'Change your password; your other sessions are signed out',
@@ -151,6 +163,8 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'POST',
     url: `${base}/totp/enrol`,
+    operationId: 'startTotpEnrolment',
+    errors: [409],
     access: 'viewer',
     tag,
     summary: 'Start two-factor enrolment: a secret, its otpauth URL and QR code',
@@ -161,6 +175,8 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'POST',
     url: `${base}/totp/confirm`,
+    operationId: 'confirmTotp',
+    errors: [409],
     access: 'viewer',
     tag,
     summary: 'Confirm enrolment with a code; answers the recovery codes, shown once',
@@ -177,6 +193,8 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'POST',
     url: `${base}/totp/disable`,
+    operationId: 'disableTotp',
+    errors: [409],
     access: 'viewer',
     tag,
     summary: 'Turn two-factor off with your password and a code',

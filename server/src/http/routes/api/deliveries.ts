@@ -24,6 +24,7 @@ export function deliveryRoutes(app: FastifyInstance, api: ApiRegistry, deps: Ser
   api.add(app, {
     method: 'POST',
     url: `${base}/:id/retry`,
+    errors: [409],
     access: 'admin',
     tag,
     summary: 'Send a failed or retrying delivery again at once',

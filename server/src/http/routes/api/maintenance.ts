@@ -25,6 +25,7 @@ export function maintenanceRoutes(app: FastifyInstance, api: ApiRegistry, deps: 
   api.add(app, {
     method: 'GET',
     url: base,
+    operationId: 'listMaintenanceWindows',
     access: 'viewer',
     tag,
     summary: 'List maintenance windows (active first), optionally of one state',
@@ -36,6 +37,7 @@ export function maintenanceRoutes(app: FastifyInstance, api: ApiRegistry, deps: 
   api.add(app, {
     method: 'POST',
     url: base,
+    operationId: 'createMaintenanceWindow',
     access: 'editor',
     tag,
     summary: 'Create a one-off or recurring maintenance window',
@@ -51,6 +53,7 @@ export function maintenanceRoutes(app: FastifyInstance, api: ApiRegistry, deps: 
   api.add(app, {
     method: 'POST',
     url: `${base}/preview`,
+    operationId: 'previewMaintenanceSchedule',
     access: 'editor',
     tag,
     summary: 'The next occurrences of an unsaved schedule, for the form',
@@ -62,6 +65,7 @@ export function maintenanceRoutes(app: FastifyInstance, api: ApiRegistry, deps: 
   api.add(app, {
     method: 'GET',
     url: `${base}/:id`,
+    operationId: 'getMaintenanceWindow',
     access: 'viewer',
     tag,
     summary: 'One maintenance window with its state and next occurrences',
@@ -73,6 +77,8 @@ export function maintenanceRoutes(app: FastifyInstance, api: ApiRegistry, deps: 
   api.add(app, {
     method: 'PUT',
     url: `${base}/:id`,
+    operationId: 'updateMaintenanceWindow',
+    errors: [409],
     access: 'editor',
     tag,
     summary: "Replace a maintenance window's definition",
@@ -85,6 +91,8 @@ export function maintenanceRoutes(app: FastifyInstance, api: ApiRegistry, deps: 
   api.add(app, {
     method: 'POST',
     url: `${base}/:id/cancel`,
+    operationId: 'cancelMaintenanceWindow',
+    errors: [409],
     access: 'editor',
     tag,
     summary: 'Cancel a window: a running occurrence ends now and none follow',
@@ -96,6 +104,7 @@ export function maintenanceRoutes(app: FastifyInstance, api: ApiRegistry, deps: 
   api.add(app, {
     method: 'DELETE',
     url: `${base}/:id`,
+    operationId: 'deleteMaintenanceWindow',
     access: 'editor',
     tag,
     summary: 'Delete a maintenance window',

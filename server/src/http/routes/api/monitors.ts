@@ -139,6 +139,8 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
   api.add(app, {
     method: 'POST',
     url: `${base}/:id/push-token`,
+    operationId: 'rotatePushToken',
+    errors: [409],
     access: 'editor',
     tag,
     summary: "Replace a push monitor's token; the old push URL stops working at once",
@@ -150,6 +152,8 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
   api.add(app, {
     method: 'POST',
     url: `${base}/:id/check-now`,
+    operationId: 'checkMonitorNow',
+    errors: [409],
     access: 'editor',
     tag,
     summary: 'Run a check right away; its result arrives on the event stream',
@@ -209,6 +213,7 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
   api.add(app, {
     method: 'GET',
     url: `${base}/:id/stats`,
+    operationId: 'getMonitorStats',
     access: 'viewer',
     tag,
     summary: 'Uptime, latency percentiles and a phase-by-phase series over a window',

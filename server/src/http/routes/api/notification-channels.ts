@@ -94,6 +94,7 @@ export function notificationChannelRoutes(
   api.add(app, {
     method: 'POST',
     url: `${base}/:id/test`,
+    errors: [429],
     access: 'admin',
     tag,
     summary: 'Send a test message now and report the receiver’s answer',

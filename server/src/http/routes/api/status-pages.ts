@@ -43,6 +43,7 @@ export async function statusPageApiRoutes(
   api.add(app, {
     method: 'POST',
     url: base,
+    errors: [409],
     access: 'editor',
     tag,
     summary: 'Create a status page with its sections and components',
@@ -69,6 +70,7 @@ export async function statusPageApiRoutes(
   api.add(app, {
     method: 'PUT',
     url: `${base}/:id`,
+    errors: [409],
     access: 'editor',
     tag,
     summary: 'Replace a status page’s definition; sections and components keep the order sent',
@@ -101,6 +103,7 @@ function logoRoutes(app: FastifyInstance, api: ApiRegistry, deps: ServiceDeps): 
   api.add(app, {
     method: 'PUT',
     url: `${base}/:id/logo`,
+    operationId: 'uploadStatusPageLogo',
     access: 'editor',
     tag,
     summary: 'Upload the page’s logo: PNG, JPEG, WebP or GIF bytes up to 256 KiB (no SVG)',

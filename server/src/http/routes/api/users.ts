@@ -38,6 +38,7 @@ export function userRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'POST',
     url: '/api/v1/users',
+    errors: [409],
     access: 'admin',
     tag: 'users',
     summary: 'Create an account with a role up to your own',
@@ -49,6 +50,7 @@ export function userRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'PATCH',
     url: '/api/v1/users/:id',
+    errors: [409],
     access: 'admin',
     tag: 'users',
     summary: 'Rename, change the role of, disable or enable an account',
@@ -61,6 +63,7 @@ export function userRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'POST',
     url: '/api/v1/users/:id/password',
+    operationId: 'resetUserPassword',
     access: 'admin',
     tag: 'users',
     summary: 'Set a new password for someone; they are signed out everywhere',
@@ -95,6 +98,7 @@ export function userRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'DELETE',
     url: '/api/v1/api-keys/:id',
+    operationId: 'revokeApiKey',
     access: 'viewer',
     tag: 'api-keys',
     summary: 'Revoke an API key (your own, or any for admins)',
@@ -106,6 +110,7 @@ export function userRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   api.add(app, {
     method: 'GET',
     url: '/api/v1/audit',
+    operationId: 'listAuditEvents',
     access: 'admin',
     tag: 'audit',
     summary: 'The audit log, newest first',

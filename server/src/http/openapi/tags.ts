@@ -1,0 +1,84 @@
+/** The document's tags, in reading order; an operation with a tag not listed here fails the tests. */
+export const tags = [
+  {
+    name: 'auth',
+    description: 'First-run setup, signing in and out, sessions, password and two-factor.',
+  },
+  {
+    name: 'monitors',
+    description: 'Monitors, their check results, statistics, screenshots and push tokens.',
+  },
+  {
+    name: 'incidents',
+    description: 'Incidents opened by flips or declared by hand, and their timelines.',
+  },
+  { name: 'maintenance', description: 'One-off and recurring maintenance windows.' },
+  {
+    name: 'status-pages',
+    description: 'Status pages as editors manage them: sections, logo, previews and subscribers.',
+  },
+  {
+    name: 'notification-channels',
+    description: 'Where alerts go (email, webhooks, chat); secrets are write-only.',
+  },
+  {
+    name: 'deliveries',
+    description: 'Each alert sent through a channel, with its attempts and outcome.',
+  },
+  { name: 'events', description: 'Live results and status changes as Server-Sent Events.' },
+  { name: 'users', description: 'Accounts and their roles (admins and owners).' },
+  {
+    name: 'api-keys',
+    description: 'API keys for scripts and the CLI: `Authorization: Bearer pw_…`.',
+  },
+  { name: 'audit', description: 'Who changed what, when and from where.' },
+  {
+    name: 'push',
+    description: 'Heartbeats from cron jobs and scripts; the token in the URL is the credential.',
+  },
+  {
+    name: 'public-status-pages',
+    description: 'Published status pages as visitors see them: HTML, JSON and the logo.',
+  },
+  {
+    name: 'feeds',
+    description: 'Atom and RSS feeds of a status page’s incidents and maintenance.',
+  },
+  {
+    name: 'badges',
+    description: 'Embeddable SVG badges of a monitor shown on a published status page.',
+  },
+  {
+    name: 'subscriptions',
+    description:
+      'Visitors subscribing to a status page by email or webhook, confirming and leaving.',
+  },
+  {
+    name: 'operations',
+    description: 'Liveness, readiness and Prometheus metrics for whoever runs Pagewatch.',
+  },
+  { name: 'api-description', description: 'This OpenAPI document.' },
+] as const;
+
+const management = [
+  'auth',
+  'monitors',
+  'incidents',
+  'maintenance',
+  'status-pages',
+  'notification-channels',
+  'deliveries',
+  'events',
+  'users',
+  'api-keys',
+  'audit',
+];
+
+/** Sidebar groups for readers that support them (Scalar, Redoc). */
+export const tagGroups = [
+  { name: 'Management API', tags: management },
+  {
+    name: 'Public endpoints',
+    tags: tags.map((t) => t.name as string).filter((name) => !management.includes(name)),
+  },
+];
