@@ -7,11 +7,21 @@ export interface LayoutProps {
   css: string;
   scriptUrl: string;
   docTitle: string;
+  /** Plain text; React escapes it into the attribute. */
+  description: string;
   children: ReactNode;
 }
 
 /** The document around every public page: one inline stylesheet, one optional deferred script. */
-export function Layout({ view, base, css, scriptUrl, docTitle, children }: LayoutProps) {
+export function Layout({
+  view,
+  base,
+  css,
+  scriptUrl,
+  docTitle,
+  description,
+  children,
+}: LayoutProps) {
   const home = base || '/';
   return (
     <html lang="en" data-theme={view.theme.mode}>
@@ -19,6 +29,7 @@ export function Layout({ view, base, css, scriptUrl, docTitle, children }: Layou
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{docTitle}</title>
+        <meta name="description" content={description} />
         {/* No favicon request (and no 404) per visit. */}
         <link rel="icon" href="data:," />
         <link

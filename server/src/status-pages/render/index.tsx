@@ -4,6 +4,7 @@ import type { PublicIncident, PublicStatusPage } from '../view-model.js';
 import { barDatesCss } from './Bars.js';
 import { pageCss, styleHash } from './css.js';
 import { Layout } from './Layout.js';
+import { incidentDescription, pageDescription } from './meta.js';
 import { HistoryBody, IncidentBody, StatusPageBody } from './pages.js';
 
 export type RenderTarget =
@@ -39,8 +40,17 @@ export function renderStatusHtml(
       : target.kind === 'history'
         ? `History · ${view.title}`
         : `${view.title} status`;
+  const description =
+    target.kind === 'incident' ? incidentDescription(target.incident, view) : pageDescription(view);
   const markup = renderToStaticMarkup(
-    <Layout view={view} base={base} css={css} scriptUrl={ENHANCE_URL} docTitle={docTitle}>
+    <Layout
+      view={view}
+      base={base}
+      css={css}
+      scriptUrl={ENHANCE_URL}
+      docTitle={docTitle}
+      description={description}
+    >
       {body}
     </Layout>,
   );
