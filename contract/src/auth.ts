@@ -87,6 +87,8 @@ export const AuthStatus = z.object({
   setupRequired: z.boolean(),
   /** Setup from this address needs the token printed in the server log (not from the server itself). */
   setupTokenRequired: z.boolean(),
+  /** Whether this request's session cookie names a live session: the app asks /auth/me only then. */
+  signedIn: z.boolean(),
 });
 export type AuthStatus = z.infer<typeof AuthStatus>;
 

@@ -21,7 +21,7 @@ describe('first-run setup', () => {
     const before = AuthStatus.parse(
       (await t.inject({ url: '/api/v1/auth/status', headers: { authorization: '' } })).json(),
     );
-    expect(before).toEqual({ setupRequired: true, setupTokenRequired: false });
+    expect(before).toEqual({ setupRequired: true, setupTokenRequired: false, signedIn: false });
     const res = await t.inject({ method: 'POST', url: '/api/v1/auth/setup', ...json(owner) });
     expect(res.statusCode).toBe(201);
     expect(Session.parse(res.json()).user).toMatchObject({
@@ -51,7 +51,7 @@ describe('first-run setup', () => {
         await t.inject({ url: '/api/v1/auth/status', headers: { authorization: '' }, ...remote })
       ).json(),
     );
-    expect(status).toEqual({ setupRequired: true, setupTokenRequired: true });
+    expect(status).toEqual({ setupRequired: true, setupTokenRequired: true, signedIn: false });
     for (const setupToken of [undefined, 'wrong-token']) {
       const res = await t.inject({
         method: 'POST',
@@ -71,6 +71,29 @@ describe('first-run setup', () => {
       ...remote,
     });
     expect(ok.statusCode).toBe(201);
+  });
+
+  it('says whether the browser is signed in, so a signed-out one never asks /auth/me', async () => {
+    t = await startTestApp({ engine: 'sqlite', setup: false });
+    const res = await t.inject({ method: 'POST', url: '/api/v1/auth/setup', ...json(owner) });
+    const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    const status = async (headers: Record<string, string>) =>
+      AuthStatus.parse(
+        (
+          await t.inject({ url: '/api/v1/auth/status', headers: { authorization: '', ...headers } })
+        ).json(),
+      ).signedIn;
+    expect(await status({ cookie })).toBe(true);
+    expect(await status({})).toBe(false);
+    expect(await status({ cookie: 'pw_session=not-a-session' })).toBe(false);
+    const { csrfToken } = Session.parse(res.json());
+    const out = await t.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      headers: { authorization: '', cookie, 'x-csrf-token': csrfToken },
+    });
+    expect(out.statusCode).toBe(204);
+    expect(await status({ cookie })).toBe(false);
   });
 
   it('applies the password rules of SPEC §5', async () => {

@@ -78,7 +78,11 @@ describe.each(engines)('first-run setup on %s', (engine) => {
     try {
       const remote = { remoteAddress: '192.0.2.10' };
       const status = await t.inject({ url: '/api/v1/auth/status', headers: anonymous, ...remote });
-      expect(status.json()).toEqual({ setupRequired: true, setupTokenRequired: true });
+      expect(status.json()).toEqual({
+        setupRequired: true,
+        setupTokenRequired: true,
+        signedIn: false,
+      });
       for (const setupToken of [undefined, 'wrong-token', `${t.setupToken}x`]) {
         const res = await t.inject({
           method: 'POST',

@@ -17,7 +17,12 @@ import { login, loginTotp } from '../../../services/auth/login.js';
 import { logout, logoutEverywhere } from '../../../services/auth/logout.js';
 import { changePassword } from '../../../services/auth/password.js';
 import { presentMe } from '../../../services/auth/presenters.js';
-import { csrfTokenFor, rotateSession } from '../../../services/auth/sessions.js';
+import {
+  csrfTokenFor,
+  resolveSession,
+  rotateSession,
+  SESSION_COOKIE,
+} from '../../../services/auth/sessions.js';
 import { setupOwner, setupRequired, setupTokenRequired } from '../../../services/auth/setup.js';
 import { confirmTotp, disableTotp, startTotpEnrolment } from '../../../services/auth/totp-enrol.js';
 import type { ServiceDeps } from '../../../services/deps.js';
@@ -35,11 +40,19 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     operationId: 'getAuthStatus',
     access: 'public',
     tag,
-    summary: 'Whether the first-run setup is still to be done',
+    summary:
+      'Whether the first-run setup is still to be done, and whether this browser is signed in',
     responses: { 200: AuthStatus },
-    handler: async ({ ctx }) => {
+    handler: async ({ ctx, request }) => {
       const required = await setupRequired(deps);
-      return { setupRequired: required, setupTokenRequired: required && setupTokenRequired(ctx) };
+      // Answered here, always 200: a signed-out browser then never asks /auth/me for a 401.
+      const token = request.cookies[SESSION_COOKIE];
+      const signedIn = token ? (await resolveSession(deps, token)) !== null : false;
+      return {
+        setupRequired: required,
+        setupTokenRequired: required && setupTokenRequired(ctx),
+        signedIn,
+      };
     },
   });
 

@@ -16,7 +16,14 @@ export const authStatusQuery = () =>
 export const meQuery = () =>
   queryOptions({
     queryKey: authKeys.me(),
-    queryFn: async ({ signal }): Promise<Session | null> => {
+    queryFn: async ({ signal, client }): Promise<Session | null> => {
+      // Asked only when the status (always 200) says so: a 401 would be a console error on
+      // /login, and on every signed-out visit. Shares the status request already in flight.
+      const status = await client.fetchQuery({ ...authStatusQuery(), staleTime: 0 });
+      if (!status.signedIn) {
+        setCsrfToken(null);
+        return null;
+      }
       try {
         const session = await api<Session>('/auth/me', { signal });
         setCsrfToken(session.csrfToken);

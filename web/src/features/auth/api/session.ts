@@ -46,6 +46,7 @@ export function storeSession(client: QueryClient, session: Session): void {
   client.setQueryData<AuthStatus>(authKeys.status(), {
     setupRequired: false,
     setupTokenRequired: false,
+    signedIn: true,
   });
   client.setQueryData(authKeys.me(), session);
 }
@@ -56,5 +57,6 @@ export function markSignedOut(client: QueryClient, onPurpose: boolean): void {
   if (onPurpose) reason = 'on_purpose';
   else if (hadSession) reason = 'session_ended';
   setCsrfToken(null);
+  client.setQueryData<AuthStatus>(authKeys.status(), (s) => s && { ...s, signedIn: false });
   if (client.getQueryData(authKeys.me()) !== null) client.setQueryData(authKeys.me(), null);
 }
