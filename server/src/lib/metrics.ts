@@ -103,7 +103,7 @@ export function createMetrics() {
   return {
     registry,
     /** Families rendered apart from the registry (per-monitor series), appended to /metrics. */
-    sources: [] as (() => Promise<string>)[],
+    sources: [] as (() => Promise<Buffer>)[],
     monitorCounters: new MonitorCounters(),
     checkFailures,
     lateness,

@@ -1,6 +1,7 @@
 /**
  * Writing Prometheus text exposition (format 0.0.4) by hand, for families with one series per
- * monitor: at 10,000 monitors, joining strings is far cheaper than prom-client's labelled sets.
+ * monitor: at 10,000 monitors (180,000 lines, 20 MB) prom-client's labelled sets, or one big
+ * string, spend most of a scrape collecting garbage; lines written into buffers do not.
  */
 
 /** A label value as the format wants it: backslash, double quote and line feed escaped. */
@@ -18,29 +19,42 @@ export function sampleValue(n: number): string {
 
 export type FamilyType = 'gauge' | 'counter';
 
-/** Collects the lines of one family; samples of a family must be contiguous, after its header. */
-export class FamilyText {
-  private readonly lines: string[];
+const CHUNK = 1 << 20;
 
-  constructor(
-    readonly name: string,
-    type: FamilyType,
-    help: string,
-  ) {
+/** Families one after the other (a family's samples must be contiguous, after its header). */
+export class ExpositionWriter {
+  private readonly chunks: Buffer[] = [];
+  private chunk = Buffer.allocUnsafe(CHUNK);
+  private at = 0;
+  private name = '';
+
+  /** Starts a family: its HELP and TYPE lines; samples added next belong to it. */
+  family(name: string, type: FamilyType, help: string): void {
+    this.name = name;
     const escapedHelp = help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
-    this.lines = [`# HELP ${name} ${escapedHelp}`, `# TYPE ${name} ${type}`];
+    this.write(`# HELP ${name} ${escapedHelp}\n# TYPE ${name} ${type}\n`);
   }
 
   /** `labels` is already rendered (`a="x",b="y"`), so a monitor's part is escaped once. */
-  add(labels: string, value: number): void {
-    this.lines.push(
+  sample(labels: string, value: number): void {
+    this.write(
       labels === ''
-        ? `${this.name} ${sampleValue(value)}`
-        : `${this.name}{${labels}} ${sampleValue(value)}`,
+        ? `${this.name} ${sampleValue(value)}\n`
+        : `${this.name}{${labels}} ${sampleValue(value)}\n`,
     );
   }
 
-  toString(): string {
-    return `${this.lines.join('\n')}\n`;
+  toBuffer(): Buffer {
+    return Buffer.concat([...this.chunks, this.chunk.subarray(0, this.at)]);
+  }
+
+  private write(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.at + text.length * 3 > this.chunk.length) {
+      this.chunks.push(this.chunk.subarray(0, this.at));
+      this.chunk = Buffer.allocUnsafe(Math.max(CHUNK, text.length * 3));
+      this.at = 0;
+    }
+    this.at += this.chunk.write(text, this.at);
   }
 }

@@ -1,7 +1,7 @@
 import { MonitorStatus, type Phases } from '@pagewatch/contract';
 import type { MonitorGaugeRow, UptimeWindow } from '../../db/repositories/monitor-metrics.js';
 import type { MonitorCounters } from '../../lib/monitor-counters.js';
-import { escapeLabelValue, FamilyText } from '../../lib/prometheus-text.js';
+import { escapeLabelValue, ExpositionWriter } from '../../lib/prometheus-text.js';
 
 export interface MonitorFamiliesInput {
   /** The monitors with series, lowest id first, already cut to the limit. */
@@ -31,86 +31,103 @@ function monitorLabels(row: MonitorGaugeRow): string {
 }
 
 /** The per-monitor families as text exposition; see docs/metrics.md for each one's meaning. */
-export function renderMonitorFamilies(input: MonitorFamiliesInput): string {
-  const status = new FamilyText(
+export function renderMonitorFamilies(input: MonitorFamiliesInput): Buffer {
+  const { rows, counters } = input;
+  const labels = rows.map(monitorLabels);
+  const shown = rows.map((row) => input.statusOf(row));
+  const out = new ExpositionWriter();
+  // One pass over the monitors per family: each family's samples must be contiguous.
+  const each = (write: (row: MonitorGaugeRow, labels: string, i: number) => void) => {
+    for (let i = 0; i < rows.length; i += 1) write(rows[i]!, labels[i]!, i);
+  };
+
+  out.family(
     'pagewatch_monitor_status',
     'gauge',
     'Current status of the monitor: 1 on the series of its status, 0 on the others',
   );
-  const up = new FamilyText(
+  each((_, l, i) => {
+    for (const s of MonitorStatus.options) out.sample(`${l},status="${s}"`, s === shown[i] ? 1 : 0);
+  });
+  out.family(
     'pagewatch_monitor_up',
     'gauge',
     'Whether the monitor is up (1: up or degraded, 0: down); absent while pending, paused or in maintenance',
   );
-  const latency = new FamilyText(
+  each((_, l, i) => {
+    const s = shown[i];
+    if (s === 'up' || s === 'degraded' || s === 'down') out.sample(l, s === 'down' ? 0 : 1);
+  });
+  out.family(
     'pagewatch_monitor_response_time_seconds',
     'gauge',
     'Total time of the last timed check',
   );
-  const phases = new FamilyText(
+  each((row, l) => {
+    if (row.latencyMs !== null) out.sample(l, row.latencyMs / 1000);
+  });
+  out.family(
     'pagewatch_monitor_phase_duration_seconds',
     'gauge',
     'Time the last check spent in each phase; a phase that did not happen (TLS on http) is absent',
   );
-  const httpStatus = new FamilyText(
+  each((row, l) => {
+    for (const phase of phaseNames) {
+      const ms = row.phases?.[phase] ?? null;
+      if (ms !== null) out.sample(`${l},phase="${phase}"`, ms / 1000);
+    }
+  });
+  out.family(
     'pagewatch_monitor_http_status_code',
     'gauge',
     'HTTP status code of the last check that got a response',
   );
-  const certExpiry = new FamilyText(
+  each((row, l) => {
+    if (row.httpStatus !== null) out.sample(l, row.httpStatus);
+  });
+  out.family(
     'pagewatch_monitor_certificate_expiry_timestamp_seconds',
     'gauge',
     "Unix time the last check's peer certificate expires (notAfter)",
   );
-  const uptime = new FamilyText(
+  each((row, l) => {
+    if (row.certExpiresAt !== null) out.sample(l, Math.floor(row.certExpiresAt / 1000));
+  });
+  out.family(
     'pagewatch_monitor_uptime_ratio',
     'gauge',
     'Share of checks up or degraded over the window, from the rollups (refreshed once a minute)',
   );
-  const checks = new FamilyText(
-    'pagewatch_monitor_checks_total',
-    'counter',
-    'Checks this process ran for the monitor, by outcome',
-  );
-  const failures = new FamilyText(
-    'pagewatch_monitor_failures_total',
-    'counter',
-    'Checks this process ran for the monitor that ended down or degraded, by error code (SPEC §8)',
-  );
-  const omitted = new FamilyText(
+  each((row, l) => {
+    for (const [window, ratio] of Object.entries(input.uptime.get(row.id) ?? {}))
+      out.sample(`${l},window="${window}"`, ratio);
+  });
+  if (counters) {
+    out.family(
+      'pagewatch_monitor_checks_total',
+      'counter',
+      'Checks this process ran for the monitor, by outcome',
+    );
+    each((row, l) => {
+      const counts = counters.of(row.id);
+      for (const outcome of outcomes)
+        out.sample(`${l},outcome="${outcome}"`, counts?.checks[outcome] ?? 0);
+    });
+    out.family(
+      'pagewatch_monitor_failures_total',
+      'counter',
+      'Checks this process ran for the monitor that ended down or degraded, by error code (SPEC §8)',
+    );
+    each((row, l) => {
+      for (const [code, n] of counters.of(row.id)?.failures ?? [])
+        out.sample(`${l},code="${code}"`, n);
+    });
+  }
+  out.family(
     'pagewatch_metrics_monitors_omitted',
     'gauge',
     'Monitors without per-monitor series because of PAGEWATCH_METRICS_MONITOR_LIMIT',
   );
-
-  for (const row of input.rows) {
-    const labels = monitorLabels(row);
-    const shown = input.statusOf(row);
-    for (const s of MonitorStatus.options)
-      status.add(`${labels},status="${s}"`, s === shown ? 1 : 0);
-    if (shown === 'up' || shown === 'degraded' || shown === 'down')
-      up.add(labels, shown === 'down' ? 0 : 1);
-    if (row.latencyMs !== null) latency.add(labels, row.latencyMs / 1000);
-    for (const phase of phaseNames) {
-      const ms = row.phases?.[phase] ?? null;
-      if (ms !== null) phases.add(`${labels},phase="${phase}"`, ms / 1000);
-    }
-    if (row.httpStatus !== null) httpStatus.add(labels, row.httpStatus);
-    if (row.certExpiresAt !== null) certExpiry.add(labels, Math.floor(row.certExpiresAt / 1000));
-    const ratios = input.uptime.get(row.id);
-    for (const [window, ratio] of Object.entries(ratios ?? {}))
-      uptime.add(`${labels},window="${window}"`, ratio);
-    if (input.counters) {
-      const counts = input.counters.of(row.id);
-      for (const outcome of outcomes)
-        checks.add(`${labels},outcome="${outcome}"`, counts?.checks[outcome] ?? 0);
-      for (const [code, n] of counts?.failures ?? []) failures.add(`${labels},code="${code}"`, n);
-    }
-  }
-  omitted.add('', input.omitted);
-
-  const families = [status, up, latency, phases, httpStatus, certExpiry, uptime];
-  if (input.counters) families.push(checks, failures);
-  families.push(omitted);
-  return families.map(String).join('');
+  out.sample('', input.omitted);
+  return out.toBuffer();
 }

@@ -53,7 +53,7 @@ export class MonitorSeries {
   }
 
   /** The families as text exposition, ready to append to the registry's. */
-  async exposition(): Promise<string> {
+  async exposition(): Promise<Buffer> {
     const now = this.deps.clock.now();
     if (this.dirty || this.rows === null) await this.load();
     else if (now - this.loadedAt >= REFRESH_MS) this.inBackground(this.load());

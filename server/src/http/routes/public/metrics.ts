@@ -61,7 +61,7 @@ export function metricsRoute(
       void reply.type(metrics.registry.contentType);
       const own = await metrics.registry.metrics();
       const more = await Promise.all(metrics.sources.map((source) => source()));
-      return own + more.join('');
+      return more.length === 0 ? own : Buffer.concat([Buffer.from(own), ...more]);
     },
   );
 }
