@@ -3,7 +3,10 @@ import { AlertRules } from './alert-rules.js';
 import { Assertion, Assertions, assertionLimits, HEADER_TOKEN } from './assertions.js';
 import { BrowserViewport, BrowserWaitFor } from './browser.js';
 import { CheckDetails, CheckErrorCode, CheckOutcome } from './checks.js';
+import { RequestHeadersInput, RequestHeaderView } from './request-headers.js';
 import { parseStatusRange } from './status-codes.js';
+
+export * from './request-headers.js';
 
 export const limits = {
   intervalMin: 10,
@@ -65,6 +68,7 @@ export const HttpUrl = z
     }
   }, 'Enter a full http:// or https:// URL with a host, e.g. https://example.com/health');
 
+/** A header name and value as sent: webhook channels, and a check once its secrets are opened. */
 export const Header = z.strictObject({
   name: z.string().regex(TOKEN, "Header names are letters, digits and !#$%&'*+-.^_`|~ only"),
   value: z
@@ -244,7 +248,7 @@ export const HttpMonitorInput = z
     ...common,
     url: HttpUrl,
     method: HttpMethod.default('GET'),
-    headers: z.array(Header).max(50, 'At most 50 headers').default([]),
+    headers: RequestHeadersInput,
     bodyType: BodyType.default('none'),
     body: z.string().max(65_536, 'Request bodies are limited to 64 KiB').default(''),
     auth: HttpAuthInput.default({ kind: 'none' }),
@@ -549,7 +553,7 @@ export const BrowserMonitorInput = z
     /** An uncaught exception takes the monitor down; off: it is only reported. */
     failOnJsError: z.boolean().default(true),
     basicAuth: BasicAuthInput.nullable().default(null),
-    headers: z.array(Header).max(50, 'At most 50 headers').default([]),
+    headers: RequestHeadersInput,
   })
   .superRefine(timeoutBelowInterval)
   .superRefine((m, ctx) => {
@@ -632,7 +636,7 @@ export const HttpMonitor = z.object({
   type: z.literal('http'),
   url: z.string(),
   method: HttpMethod,
-  headers: z.array(Header),
+  headers: z.array(RequestHeaderView),
   bodyType: BodyType,
   body: z.string(),
   auth: HttpAuthView,
@@ -708,7 +712,7 @@ export const BrowserMonitor = z.object({
   lcpThresholdMs: z.number().int().nullable(),
   failOnJsError: z.boolean(),
   basicAuth: BasicAuthView.nullable(),
-  headers: z.array(Header),
+  headers: z.array(RequestHeaderView),
 });
 export type BrowserMonitor = z.infer<typeof BrowserMonitor>;
 

@@ -6,6 +6,7 @@ import { bridgeEvents, type EventBridge } from './db/event-bridge.js';
 import { repositories } from './db/repositories/index.js';
 import { createEngine, type Engine } from './engine/index.js';
 import type { EngineOptions } from './engine/checks/registry.js';
+import { cachedOpener } from './engine/checks/stored-secret.js';
 import { BrowserPool, ownOriginGuard } from './engine/checks/browser/index.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { CredentialRevocations } from './lib/credential-revocations.js';
@@ -62,6 +63,9 @@ export async function composePagewatch(
   logger: Logger,
   options: ComposeOptions = {},
 ): Promise<Pagewatch> {
+  const instanceKey = loadSecretKey(config.secret, config.dataDir);
+  const secrets = new SecretBox(instanceKey);
+  // Migrations seal secrets that older versions kept in clear (request headers, 013).
   const database = await openDatabase(
     config.database.kind === 'sqlite'
       ? config.database
@@ -70,6 +74,7 @@ export async function composePagewatch(
           url: config.database.url,
           ...(options.pgSchema ? { schema: options.pgSchema } : {}),
         },
+    { seal: (plaintext) => secrets.seal(plaintext) },
   );
   const repos = repositories(database);
   const hub = new EventHub();
@@ -92,8 +97,6 @@ export async function composePagewatch(
   const maintenance = new MaintenanceIndex({ repos, hub, clock }, (err) =>
     logger.error({ err }, 'could not reload maintenance windows'),
   );
-  const instanceKey = loadSecretKey(config.secret, config.dataDir);
-  const secrets = new SecretBox(instanceKey);
   const runsChecks = config.roles.includes('scheduler');
   // One Chromium per process, started by the first browser check (none: no browser monitors).
   const browserPool = runsChecks
@@ -114,7 +117,7 @@ export async function composePagewatch(
         }
       : {}),
     ...options.checks,
-    openSecret: (sealed) => secrets.open(sealed),
+    openSecret: cachedOpener((sealed) => secrets.open(sealed)),
   };
   const engine = runsChecks
     ? createEngine({

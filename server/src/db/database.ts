@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './schema.js';
-import { migrateToLatest } from './migrations/index.js';
+import { migrateToLatest, type MigrateOptions } from './migrations/index.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -19,12 +19,15 @@ export type DatabaseTarget =
   { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
 
 /** Opens the database and applies pending migrations before returning. */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+export async function openDatabase(
+  target: DatabaseTarget,
+  options: MigrateOptions = {},
+): Promise<Database> {
   // Only the driver in use is loaded: pg alone costs ~40 ms of start-up.
   const database =
     target.kind === 'sqlite' ? await openSqlite(target.file) : await openPostgres(target);
   try {
-    await migrateToLatest(database.db, database.engine);
+    await migrateToLatest(database.db, database.engine, options);
   } catch (err) {
     await database.close();
     throw err;

@@ -11,6 +11,8 @@ export interface MonitorsTable {
   config: string;
   /** The request credential (password or token), sealed with the instance key (SecretBox). */
   secret: string | null;
+  /** JSON array of the secret request headers' values in settings order, sealed (migration 013). */
+  header_secrets: string | null;
   interval_s: number;
   timeout_s: number;
   retries: number;

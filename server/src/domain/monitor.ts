@@ -46,6 +46,11 @@ export interface MonitorRecord extends Omit<Common, 'type'> {
    * settings never hold it. Null (or left out) when there is none.
    */
   secret?: string | null;
+  /**
+   * The values of the secret request headers, in settings order, as a sealed JSON array;
+   * settings hold only their names. Null (or left out) when no header is secret.
+   */
+  headerSecrets?: string | null;
   /** Certificate and assertion results of the last check; null (or left out) before one. */
   lastDetails?: CheckDetails | null;
   createdAt: number;

@@ -113,14 +113,15 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
       });
       secrets.set(`${role} API key`, k.json<{ secret: string }>().secret);
     }
-    // Monitor request headers are write-once data, not secrets: this one is only a fixture.
-    // Its basic-auth password is a secret: write-only, kept sealed.
+    // Its basic-auth password and secret request headers are write-only, kept sealed.
     secrets.set('a monitor password', 'monitor basic passphrase 7');
+    secrets.set('a monitor header value', 'monitor header key 11');
     const m = await t.inject({
       method: 'POST',
       url: '/api/v1/monitors',
       payload: monitorInput({
         auth: { kind: 'basic', username: 'probe', password: 'monitor basic passphrase 7' },
+        headers: [{ name: 'X-Api-Key', value: 'monitor header key 11' }],
       }),
     });
     monitorId = m.json<{ id: number }>().id;
@@ -130,6 +131,13 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
       .where('id', '=', monitorId)
       .executeTakeFirstOrThrow();
     secrets.set('sealed monitor password', sealed.secret ?? 'missing');
+    const sealedHeaders = await t.database.db
+      .selectFrom('monitors')
+      .select(['config', 'header_secrets'])
+      .where('id', '=', monitorId)
+      .executeTakeFirstOrThrow();
+    expect(sealedHeaders.config).not.toContain('monitor header key 11');
+    secrets.set('sealed monitor header values', sealedHeaders.header_secrets ?? 'missing');
     // A browser monitor's basic-auth password is the same kind of secret.
     secrets.set('a browser monitor password', 'browser basic passphrase 8');
     const b = await t.inject({
@@ -140,6 +148,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         name: 'Staging shop',
         url: 'http://127.0.0.1:9/shop',
         basicAuth: { username: 'probe', password: 'browser basic passphrase 8' },
+        headers: [{ name: 'Cookie', value: 'browser header cookie 12' }],
       },
     });
     expect(b.statusCode, b.body).toBe(201);
@@ -151,6 +160,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
       .executeTakeFirstOrThrow();
     expect(browserSealed.secret).toMatch(/^v1\./);
     secrets.set('sealed browser monitor password', browserSealed.secret!);
+    secrets.set('a browser monitor header value', 'browser header cookie 12');
     const incident = await t.inject({
       method: 'POST',
       url: '/api/v1/incidents',

@@ -19,9 +19,17 @@ import { browserEvidence } from './009-browser-evidence.js';
 import { notifications } from './010-notifications.js';
 import { statusPages } from './011-status-pages.js';
 import { incidentAutoTitle } from './012-incident-auto-title.js';
+import { headerSecrets, type Sealer } from './013-header-secrets.js';
+
+export type { Sealer } from './013-header-secrets.js';
+
+export interface MigrateOptions {
+  /** Seals secrets that a migration moves out of clear text (the instance SecretBox). */
+  seal?: Sealer;
+}
 
 /** Migrations are code, listed in order, so a bundled build needs no folder scan. */
-function migrations(engine: Engine): Record<string, Migration> {
+function migrations(engine: Engine, options: MigrateOptions): Record<string, Migration> {
   return {
     '001-initial': initial(engine),
     '002-accounts': accounts(engine),
@@ -35,24 +43,30 @@ function migrations(engine: Engine): Record<string, Migration> {
     '010-notifications': notifications(engine),
     '011-status-pages': statusPages(engine),
     '012-incident-auto-title': incidentAutoTitle(),
+    '013-header-secrets': headerSecrets(options.seal),
   };
 }
 
-export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {
-  await migrate(db, engine, (m) => m.migrateToLatest());
+export async function migrateToLatest(
+  db: Kysely<any>,
+  engine: Engine,
+  options: MigrateOptions = {},
+): Promise<void> {
+  await migrate(db, engine, options, (m) => m.migrateToLatest());
 }
 
 /** Migrates up (or down) to the named migration: tests of a migration start before it. */
 export async function migrateTo(db: Kysely<any>, engine: Engine, name: string): Promise<void> {
-  await migrate(db, engine, (m) => m.migrateTo(name));
+  await migrate(db, engine, {}, (m) => m.migrateTo(name));
 }
 
 async function migrate(
   db: Kysely<any>,
   engine: Engine,
+  options: MigrateOptions,
   run: (migrator: Migrator) => Promise<MigrationResultSet>,
 ): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => migrations(engine) };
+  const provider: MigrationProvider = { getMigrations: async () => migrations(engine, options) };
   // Kysely looks for its bookkeeping tables in every schema unless told which one: with
   // several schemas in one PostgreSQL database (tests run in parallel) it would find another's.
   const schema =

@@ -41,6 +41,7 @@ const columns = [
   'last_error_message',
   'recent',
   'secret',
+  'header_secrets',
   'last_details',
   'created_at',
   'updated_at',
@@ -83,6 +84,7 @@ function toRecord(row: Row): MonitorRecord {
           },
     recent,
     secret: row.secret,
+    headerSecrets: row.header_secrets,
     lastDetails: row.last_details === null ? null : (JSON.parse(row.last_details) as CheckDetails),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -90,6 +92,19 @@ function toRecord(row: Row): MonitorRecord {
     ...(row.push_token === null ? {} : { pushToken: row.push_token, lastPingAt: row.last_ping_at }),
   };
 }
+
+/** What a monitor keeps sealed apart from its settings: null where there is none. */
+export interface SealedWrite {
+  /** The request credential (basic password or bearer token). */
+  secret: string | null;
+  /** The secret request headers' values, a JSON array in settings order. */
+  headerSecrets?: string | null;
+}
+
+const sealedColumns = (sealed: SealedWrite | null) => ({
+  secret: sealed?.secret ?? null,
+  header_secrets: sealed?.headerSecrets ?? null,
+});
 
 /** A push URL's token and its SHA-256 hex, as the service made them. */
 export interface PushTokenWrite {
@@ -148,14 +163,14 @@ export interface UptimeRow {
 export function monitorsRepository(db: Kysely<DB>) {
   return {
     /**
-     * `secret` is the sealed request credential kept apart from the settings, if any;
+     * `sealed` is what is kept sealed apart from the settings, if anything;
      * `channelIds` the channels it alerts through, linked in the same transaction.
      */
     async insert(
       input: MonitorInput,
       now: number,
       push: PushTokenWrite | null = null,
-      secret: string | null = null,
+      sealed: SealedWrite | null = null,
       channelIds: readonly number[] = [],
     ): Promise<MonitorRecord> {
       return db.transaction().execute(async (trx) => {
@@ -164,7 +179,7 @@ export function monitorsRepository(db: Kysely<DB>) {
           .values({
             ...definitionColumns(input),
             ...(push ? pushColumns(push) : {}),
-            secret,
+            ...sealedColumns(sealed),
             created_at: now,
             updated_at: now,
           })
@@ -177,8 +192,8 @@ export function monitorsRepository(db: Kysely<DB>) {
 
     /**
      * Replaces the definition; a changed type or target starts over from pending. `push`
-     * sets (or with null clears) the push token; undefined keeps it. `secret` replaces the
-     * sealed request credential; `channelIds` replaces the channel links (undefined keeps them).
+     * sets (or with null clears) the push token; undefined keeps it. `sealed` replaces what is
+     * sealed apart; `channelIds` replaces the channel links (undefined keeps them).
      */
     async replace(
       id: number,
@@ -186,7 +201,7 @@ export function monitorsRepository(db: Kysely<DB>) {
       now: number,
       resetState: boolean,
       push?: PushTokenWrite | null,
-      secret: string | null = null,
+      sealed: SealedWrite | null = null,
       channelIds?: readonly number[],
     ) {
       return db.transaction().execute(async (trx) => {
@@ -195,7 +210,7 @@ export function monitorsRepository(db: Kysely<DB>) {
           .set({
             ...definitionColumns(input),
             ...(push === undefined ? {} : pushColumns(push)),
-            secret,
+            ...sealedColumns(sealed),
             updated_at: now,
             ...(resetState
               ? { status: 'pending', failures: 0, status_changed_at: null, last_details: null }

@@ -4,14 +4,15 @@ import { settingsOf, type MonitorRecord } from '../../domain/monitor.js';
 import type { CheckContext, CheckRun } from './types.js';
 import { noPhases } from '../../domain/check-run.js';
 import { runHttpCheck } from './http/index.js';
-import { httpSpecOf } from './http/spec-of.js';
+import { httpSecretsOf, httpSpecOf } from './http/spec-of.js';
 import { runTcpCheck } from './tcp/index.js';
 import { runDnsCheck } from './dns/index.js';
 import { runTlsCheck } from './tls/index.js';
 import { secureContextFor } from './socket.js';
 import type { SecretOpener } from './stored-secret.js';
 import { runBrowserCheck, type BrowserEngine } from './browser/index.js';
-import { browserSpecOf } from './browser/spec-of.js';
+import { browserSecretsOf, browserSpecOf } from './browser/spec-of.js';
+import { redactRun } from './redact-secrets.js';
 
 export interface EngineOptions {
   /** Extra trusted CA certificates (PEM) for targets behind a private CA. */
@@ -31,7 +32,7 @@ function unreadableCredential(): CheckRun {
     httpStatus: null,
     errorCode: 'internal_error',
     errorMessage:
-      'The stored password or token could not be decrypted (was the secret key changed?); enter it again',
+      'A stored password, token or header value could not be decrypted (was the secret key changed?); enter it again',
     responseSize: null,
     certExpiresAt: null,
     details: { certificate: null, assertions: [] },
@@ -57,7 +58,8 @@ export const checkTypes: Record<MonitorType, CheckType> = {
       } catch {
         return Promise.resolve(unreadableCredential());
       }
-      return runHttpCheck(spec, ctx);
+      const secrets = httpSecretsOf(m, spec);
+      return runHttpCheck(spec, ctx).then((run) => redactRun(run, secrets));
     },
   },
   tcp: {
@@ -107,7 +109,8 @@ export const checkTypes: Record<MonitorType, CheckType> = {
       } catch {
         return Promise.resolve(unreadableCredential());
       }
-      return runBrowserCheck(spec, ctx, options.browser);
+      const secrets = browserSecretsOf(m, spec);
+      return runBrowserCheck(spec, ctx, options.browser).then((run) => redactRun(run, secrets));
     },
   },
 };

@@ -4,6 +4,8 @@ import {
   type BasicAuthView,
   type HttpAuthView,
   type Monitor,
+  type RequestHeaderInput,
+  type RequestHeaderView,
 } from '@pagewatch/contract';
 import { actorRole, type RequestContext } from '../../domain/actor.js';
 import { displayStatus } from '../../domain/monitor-state.js';
@@ -65,6 +67,19 @@ function basicAuthView(
   return { basicAuth: { username: auth.username, hasSecret } };
 }
 
+/** Request headers are write-only when secret: a secret one shows its name, never its value. */
+function headersView(m: MonitorRecord): { headers: RequestHeaderView[] } | Record<string, never> {
+  if (m.type !== 'http' && m.type !== 'browser') return {};
+  const headers = (m.settings as { headers?: RequestHeaderInput[] }).headers ?? [];
+  return {
+    headers: headers.map((h) =>
+      h.secret
+        ? { name: h.name, secret: true, hasValue: m.headerSecrets != null }
+        : { name: h.name, secret: false, hasValue: (h.value ?? '') !== '', value: h.value ?? '' },
+    ),
+  };
+}
+
 /** The full monitor, definition included, for its page and its edit form. */
 export function presentMonitor(
   m: MonitorRecord,
@@ -82,6 +97,7 @@ export function presentMonitor(
     ...m.settings,
     ...authView(m),
     ...basicAuthView(m),
+    ...headersView(m),
     type: m.type,
     name: m.name,
     interval: m.interval,

@@ -6,6 +6,7 @@ import type { ServiceDeps } from '../deps.js';
 import { newPushToken } from '../push/token.js';
 import { channelsToLink } from './channels.js';
 import { sealCredentials } from './credentials.js';
+import { sealHeaders } from './request-headers.js';
 
 export async function createMonitor(
   deps: ServiceDeps,
@@ -13,13 +14,14 @@ export async function createMonitor(
   input: MonitorInput,
 ): Promise<MonitorRecord> {
   const push = input.type === 'push' ? newPushToken() : null;
-  const sealed = sealCredentials(input, null, deps.secrets);
+  const headers = sealHeaders(input, null, deps.secrets);
+  const sealed = sealCredentials(headers.input, null, deps.secrets);
   const channelIds = await channelsToLink(deps, input.channelIds, true);
   const monitor = await deps.repos.monitors.insert(
     sealed.input,
     deps.clock.now(),
     push,
-    sealed.secret,
+    { secret: sealed.secret, headerSecrets: headers.headerSecrets },
     channelIds,
   );
   await audit(

@@ -7,6 +7,7 @@ import type { ServiceDeps } from '../deps.js';
 import { newPushToken } from '../push/token.js';
 import { channelsToLink } from './channels.js';
 import { sealCredentials } from './credentials.js';
+import { sealHeaders } from './request-headers.js';
 
 /** Names of the fields whose value differs; values stay out of the audit log (headers hold secrets). */
 function changedFields(before: MonitorRecord, input: MonitorInput): string[] {
@@ -26,7 +27,8 @@ export async function updateMonitor(
 ): Promise<MonitorRecord> {
   const before = await deps.repos.monitors.findById(id);
   if (!before) throw notFound('Monitor');
-  const sealed = sealCredentials(input, before, deps.secrets);
+  const headers = sealHeaders(input, before, deps.secrets);
+  const sealed = sealCredentials(headers.input, before, deps.secrets);
   const channelIds = await channelsToLink(deps, input.channelIds, false);
   const { settings } = splitInput(sealed.input);
   // A push monitor's settings (its grace period) say when, not what: no new target.
@@ -48,7 +50,7 @@ export async function updateMonitor(
     deps.clock.now(),
     retargeted,
     push,
-    sealed.secret,
+    { secret: sealed.secret, headerSecrets: headers.headerSecrets },
     channelIds,
   );
   if (!monitor) throw notFound('Monitor');
@@ -57,6 +59,7 @@ export async function updateMonitor(
     changed.push('alerts');
   if (channelIds) changed.push('channelIds');
   if (sealed.secretChanged && !changed.includes(sealed.field)) changed.push(sealed.field);
+  if (headers.changed && !changed.includes('headers')) changed.push('headers');
   await audit(
     deps,
     ctx,

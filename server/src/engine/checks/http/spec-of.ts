@@ -1,5 +1,6 @@
 import { settingsOf, type MonitorRecord } from '../../../domain/monitor.js';
-import { openStoredSecret, type SecretOpener } from '../stored-secret.js';
+import { openHeaders, openStoredSecret, type SecretOpener } from '../stored-secret.js';
+import { sentSecrets } from '../redact-secrets.js';
 import type { HttpAuth, HttpCheckSpec } from './index.js';
 
 export interface SpecOptions {
@@ -20,14 +21,27 @@ function openAuth(
   return { kind: 'none' };
 }
 
-/** An HTTP monitor as its check runs it: settings, deadline and the credential opened. */
+/** An HTTP monitor as its check runs it: settings, deadline, credential and headers opened. */
 export function httpSpecOf(m: MonitorRecord, options: SpecOptions): HttpCheckSpec {
   const settings = settingsOf(m, 'http');
   return {
     ...settings,
+    headers: openHeaders(m, settings.headers, options.openSecret),
     auth: openAuth(m, settings.auth, options),
     timeoutMs: m.timeout * 1000,
     degradedThresholdMs: m.degradedThresholdMs,
     ...(options.extraCa ? { ca: options.extraCa } : {}),
   };
+}
+
+/** What the check sends that its results must not repeat (an echoing target). */
+export function httpSecretsOf(m: MonitorRecord, spec: HttpCheckSpec): string[] {
+  const { auth } = spec;
+  const credential =
+    auth.kind === 'basic'
+      ? { username: auth.username, secret: auth.password }
+      : auth.kind === 'bearer'
+        ? { secret: auth.token }
+        : null;
+  return sentSecrets(settingsOf(m, 'http').headers, spec.headers, credential);
 }

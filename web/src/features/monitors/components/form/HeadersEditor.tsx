@@ -1,6 +1,7 @@
+import { isHarmlessHeader } from '@pagewatch/contract';
 import { Button } from '../../../../components/ui/Button';
 import { Icon } from '../../../../components/ui/Icon';
-import { newHeaderRow, type HeaderRow } from './form-values';
+import { namesStored, newHeaderRow, type HeaderRow } from './form-values';
 
 interface HeadersEditorProps {
   rows: HeaderRow[];
@@ -8,51 +9,83 @@ interface HeadersEditorProps {
   onChange: (rows: HeaderRow[], changedKey: string) => void;
 }
 
+/** What a row's name change means for its secret box: untouched, the name decides. */
+function renamed(row: HeaderRow, name: string): HeaderRow {
+  if (row.secretTouched || row.storedAs !== null) return { ...row, name };
+  return { ...row, name, secret: !isHarmlessHeader(name) };
+}
+
 export function HeadersEditor({ rows, errorFor, onChange }: HeadersEditorProps) {
   const listError = errorFor('headers');
-  const update = (key: number, part: 'name' | 'value', text: string) =>
+  const replace = (key: number, next: (r: HeaderRow) => HeaderRow, changed: string) =>
     onChange(
-      rows.map((r) => (r.key === key ? { ...r, [part]: text } : r)),
-      `headers.${key}.${part}`,
+      rows.map((r) => (r.key === key ? next(r) : r)),
+      `headers.${key}.${changed}`,
     );
   return (
     <fieldset className="field headers" data-field="headers">
       <legend className="field__label">
         Request headers <span className="field__optional">(optional)</span>
       </legend>
+      <p className="field__hint headers__hint">
+        Secret values are stored encrypted and never shown again; untick “Secret” for harmless ones
+        such as Accept or User-Agent.
+      </p>
       {rows.length > 0 && (
         <ul className="headers__list">
           {rows.map((row, i) => {
             const nameError = errorFor(`headers.${row.key}.name`);
             const valueError = errorFor(`headers.${row.key}.value`);
             const errorId = `header-${row.key}-error`;
+            // Unticked, a stored secret is not shown: a plain header needs its value typed.
+            const kept = row.secret && namesStored(row);
             return (
               <li key={row.key} className="headers__row">
                 <div className="headers__inputs">
                   <input
-                    className="input mono"
+                    className="input mono headers__name"
                     aria-label={`Header ${i + 1} name`}
-                    placeholder="Name, e.g. Authorization"
+                    placeholder="Name, e.g. X-Api-Key"
                     value={row.name}
                     data-field={`headers.${row.key}.name`}
                     aria-invalid={nameError ? true : undefined}
                     aria-describedby={nameError ? errorId : undefined}
                     autoComplete="off"
                     spellCheck={false}
-                    onChange={(e) => update(row.key, 'name', e.target.value)}
+                    onChange={(e) => replace(row.key, (r) => renamed(r, e.target.value), 'name')}
                   />
                   <input
-                    className="input mono"
+                    className="input mono headers__value"
                     aria-label={`Header ${i + 1} value`}
-                    placeholder="Value"
+                    placeholder={kept ? '•••• stored — type to replace' : 'Value'}
                     value={row.value}
                     data-field={`headers.${row.key}.value`}
                     aria-invalid={valueError ? true : undefined}
                     aria-describedby={valueError ? errorId : undefined}
-                    autoComplete="off"
+                    // new-password: no browser offers the user's own password here.
+                    type={row.secret ? 'password' : 'text'}
+                    autoComplete={row.secret ? 'new-password' : 'off'}
                     spellCheck={false}
-                    onChange={(e) => update(row.key, 'value', e.target.value)}
+                    onChange={(e) =>
+                      replace(row.key, (r) => ({ ...r, value: e.target.value }), 'value')
+                    }
                   />
+                  <label className="headers__secret">
+                    <input
+                      type="checkbox"
+                      aria-label={`Header ${i + 1} is secret`}
+                      checked={row.secret}
+                      data-field={`headers.${row.key}.secret`}
+                      onChange={(e) =>
+                        replace(
+                          row.key,
+                          (r) => ({ ...r, secret: e.target.checked, secretTouched: true }),
+                          'value',
+                        )
+                      }
+                    />
+                    <span aria-hidden="true">Secret</span>
+                  </label>
                   <Button
                     variant="ghost"
                     size="sm"

@@ -25,7 +25,10 @@ const saved: Extract<Monitor, { type: 'browser' }> = {
   lcpThresholdMs: 2500,
   failOnJsError: false,
   basicAuth: { username: 'staging', hasSecret: true },
-  headers: [{ name: 'X-Env', value: 'staging' }],
+  headers: [
+    { name: 'X-Env', secret: true, hasValue: true },
+    { name: 'Accept', secret: false, hasValue: true, value: 'text/html' },
+  ],
   interval: 120,
   timeout: 45,
   retries: 1,
@@ -65,7 +68,7 @@ describe('browser form values', () => {
       lcpThresholdMs: 2500,
       failOnJsError: true,
       basicAuth: null,
-      headers: [{ name: 'X-Env', value: 'staging' }],
+      headers: [{ name: 'X-Env', secret: true, value: 'staging' }],
       interval: 300,
       timeout: 30,
       retries: 1,
@@ -126,8 +129,15 @@ describe('browser form values', () => {
       updatedAt: _u,
       ...settings
     } = saved;
-    // The saved password is never sent back, so the draft leaves it out to keep it.
-    expect(draft).toEqual({ ...settings, basicAuth: { username: 'staging' } });
+    // The saved password and secret header are never sent back: left out, they are kept.
+    expect(draft).toEqual({
+      ...settings,
+      basicAuth: { username: 'staging' },
+      headers: [
+        { name: 'X-Env', secret: true },
+        { name: 'Accept', secret: false, value: 'text/html' },
+      ],
+    });
   });
 
   it('sends a typed password, and an empty one only when none is saved', () => {

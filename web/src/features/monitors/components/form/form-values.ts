@@ -1,5 +1,6 @@
 import {
   alertDefaults,
+  isHarmlessHeader,
   type BodyType,
   type DnsMatch,
   type DnsRecordType,
@@ -18,7 +19,14 @@ export interface HeaderRow {
   /** Stable identity for React keys and error keys while rows are added and removed. */
   key: number;
   name: string;
+  /** The value typed; for a stored secret, empty keeps the stored one (never sent back). */
   value: string;
+  /** Sealed and write-only on the server; the value is masked here. */
+  secret: boolean;
+  /** Editing: the name a secret value is stored under; null when none is. */
+  storedAs: string | null;
+  /** The secret box was ticked or unticked by hand, so the name no longer decides it. */
+  secretTouched: boolean;
 }
 
 /** What the inputs hold: text as typed, turned into a MonitorDraft only for validation and submit. */
@@ -90,7 +98,20 @@ export interface FormValues {
 }
 
 let nextKey = 1;
-export const newHeaderRow = (name = '', value = ''): HeaderRow => ({ key: nextKey++, name, value });
+/** A header row; a new one is secret unless its name is a harmless one (Accept, User-Agent…). */
+export const newHeaderRow = (
+  name = '',
+  value = '',
+  secret = !isHarmlessHeader(name),
+  storedAs: string | null = null,
+): HeaderRow => ({ key: nextKey++, name, value, secret, storedAs, secretTouched: false });
+
+/**
+ * Whether the row still names its stored secret: the server matches it by name (any case),
+ * so a renamed row needs its value typed again.
+ */
+export const namesStored = (h: HeaderRow): boolean =>
+  h.storedAs !== null && h.storedAs.toLowerCase() === h.name.trim().toLowerCase();
 
 export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   type,

@@ -1,7 +1,7 @@
-import type { Monitor, MonitorDraft, MonitorType } from '@pagewatch/contract';
+import type { Monitor, MonitorDraft, MonitorType, RequestHeaderView } from '@pagewatch/contract';
 import { assertionDraft, rowOf } from './assertion-rows';
 import type { FormValues, ReadNumber } from './form-values';
-import { newHeaderRow, splitLines, splitList } from './form-values';
+import { namesStored, newHeaderRow, splitLines, splitList } from './form-values';
 
 type MonitorOf<T extends MonitorType> = Extract<Monitor, { type: T }>;
 type DraftOf<T extends MonitorType> = Extract<MonitorDraft, { type: T }>;
@@ -33,13 +33,32 @@ interface FormKind<T extends MonitorType> {
   schedule?: { interval: string; timeout: string };
 }
 
+/**
+ * The rows as the API takes them. A stored secret left empty is sent without a value, so the
+ * server keeps it (matched by name); unticked, that asks for its value, which is never shown.
+ * Blank new rows are dropped.
+ */
 function headerRows(v: FormValues) {
-  const headers = v.headers.filter((h) => h.name.trim() !== '' || h.value !== '');
+  const headers = v.headers.filter(
+    (h) => h.name.trim() !== '' || h.value !== '' || h.storedAs !== null,
+  );
   return {
-    headers: headers.map((h) => ({ name: h.name.trim(), value: h.value })),
+    headers: headers.map((h) => ({
+      name: h.name.trim(),
+      secret: h.secret,
+      ...(namesStored(h) && h.value === '' ? {} : { value: h.value }),
+    })),
     headerKeys: headers.map((h) => h.key),
   };
 }
+
+/** Rows of a saved monitor: secret values are never sent to the browser, only that one exists. */
+const rowsOf = (headers: readonly RequestHeaderView[]) =>
+  headers.map((h) =>
+    h.secret
+      ? newHeaderRow(h.name, '', true, h.hasValue ? h.name : null)
+      : newHeaderRow(h.name, h.value, false),
+  );
 
 /** One entry per monitor type. */
 export const formKinds: { [T in MonitorType]: FormKind<T> } = {
@@ -48,7 +67,7 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
     values: (m) => ({
       url: m.url,
       method: m.method,
-      headers: m.headers.map((h) => newHeaderRow(h.name, h.value)),
+      headers: rowsOf(m.headers),
       bodyType: m.bodyType,
       body: m.body,
       authKind: m.auth.kind,
@@ -64,7 +83,7 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       maxBodyBytes: String(m.maxBodyBytes),
     }),
     draft: (v, num) => {
-      const headers = v.headers.filter((h) => h.name.trim() !== '' || h.value !== '');
+      const { headers, headerKeys } = headerRows(v);
       // An empty secret is left out: the server keeps the saved one (or, new, has none).
       const secret = v.authSecret === '' ? {} : null;
       const auth =
@@ -81,7 +100,7 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
         settings: {
           url: v.url,
           method: v.method,
-          headers: headers.map((h) => ({ name: h.name.trim(), value: h.value })),
+          headers,
           bodyType: v.bodyType,
           body: v.bodyType === 'none' ? '' : v.body,
           auth,
@@ -93,7 +112,7 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
           assertions: v.assertions.map(assertionDraft),
           maxBodyBytes: num('maxBodyBytes'),
         },
-        headerKeys: headers.map((h) => h.key),
+        headerKeys,
         assertionKeys: v.assertions.map((a) => a.key),
       };
     },
@@ -184,7 +203,7 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       basicAuthUsername: m.basicAuth?.username ?? '',
       basicAuthPassword: '',
       basicAuthSaved: m.basicAuth?.hasSecret ?? false,
-      headers: m.headers.map((h) => newHeaderRow(h.name, h.value)),
+      headers: rowsOf(m.headers),
     }),
     draft: (v, num) => {
       const { headers, headerKeys } = headerRows(v);

@@ -55,7 +55,7 @@ describe('monitor form validation', () => {
     const result = validate(valid({ headers: [blank, bad] }));
     expect(result.draft).toMatchObject({ type: 'http' });
     expect('headers' in result.draft && result.draft.headers).toEqual([
-      { name: 'bad name', value: 'x' },
+      { name: 'bad name', secret: true, value: 'x' },
     ]);
     expect(result.errors[`headers.${bad.key}.name`]).toMatch(/Header names/);
   });
