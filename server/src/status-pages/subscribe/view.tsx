@@ -2,19 +2,22 @@ import { createHash } from 'node:crypto';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 
-/** Plain, self-contained styles: these pages load nothing else and need no script. */
-const CSS = `:root{color-scheme:light dark;--fg:#111827;--bg:#f8fafc;--card:#fff;--line:#d1d5db;--muted:#4b5563;--accent:#2563eb;--bad:#b91c1c}
-@media (prefers-color-scheme:dark){:root{--fg:#f3f4f6;--bg:#0b1120;--card:#111827;--line:#374151;--muted:#9ca3af;--accent:#60a5fa;--bad:#f87171}}
+/**
+ * Plain, self-contained styles: these pages load nothing else and need no script. Text 4.5:1 and
+ * field edges (--ctl) 3:1 in both schemes; the dark button carries dark text (docs/accessibility.md).
+ */
+const CSS = `:root{color-scheme:light dark;--fg:#111827;--bg:#f8fafc;--card:#fff;--line:#d1d5db;--muted:#4b5563;--accent:#2563eb;--on-accent:#fff;--ctl:#6b7280;--bad:#b91c1c}
+@media (prefers-color-scheme:dark){:root{--fg:#f3f4f6;--bg:#0b1120;--card:#111827;--line:#374151;--muted:#9ca3af;--accent:#60a5fa;--on-accent:#0b1120;--ctl:#7b8494;--bad:#f87171}}
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:var(--bg);color:var(--fg)}
 main{max-width:34rem;margin:3rem auto;padding:0 1rem}.card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1.5rem}
 h1{font-size:1.35rem;margin:0 0 .75rem}p{margin:.5rem 0}.muted{color:var(--muted);font-size:.9rem}
-label{display:block;font-weight:600;margin:1rem 0 .25rem}input{width:100%;font:inherit;padding:.55rem .7rem;border:1px solid var(--line);border-radius:8px;background:var(--bg);color:var(--fg)}
-button{margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.1rem;border:0;border-radius:8px;background:var(--accent);color:#fff;cursor:pointer}
+label{display:block;font-weight:600;margin:1rem 0 .25rem}input{width:100%;font:inherit;padding:.55rem .7rem;border:1px solid var(--ctl);border-radius:8px;background:var(--bg);color:var(--fg)}
+button{margin-top:1rem;font:inherit;font-weight:600;padding:.55rem 1.1rem;border:0;border-radius:8px;background:var(--accent);color:var(--on-accent);cursor:pointer}
 button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .error{color:var(--bad);font-weight:600}a{color:var(--accent)}fieldset{border:0;padding:0;margin:0}`;
 
 /** The CSP that lets exactly this inline style run (the app's default refuses inline styles). */
-export const subscribeCsp = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS).digest('base64')}'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+export const subscribeCsp = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS).digest('base64')}'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
 function Shell({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -24,6 +27,8 @@ function Shell({ title, children }: { title: string; children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
         <title>{title}</title>
+        {/* No favicon request (and no 404 in the console) per visit. */}
+        <link rel="icon" href="data:," />
         <style dangerouslySetInnerHTML={{ __html: CSS }} />
       </head>
       <body>
