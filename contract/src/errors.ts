@@ -1,14 +1,22 @@
 import { z } from 'zod';
 
-/** Stable problem types of SPEC §8, sent as the RFC 9457 `type` member. */
+/**
+ * Stable problem types of SPEC §8, sent as the RFC 9457 `type` member; the HTTP-level ones
+ * (405, 408, 414, 415, 431) have no SPEC type, so they carry their own.
+ */
 export const problemTypes = {
   validation_failed: 400,
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
+  unsupported_media_type: 415,
   rate_limited: 429,
+  headers_too_large: 431,
   internal: 500,
   unavailable: 503,
 } as const;

@@ -7,6 +7,11 @@ import type { Metrics } from './lib/metrics.js';
 import type { ServiceDeps } from './services/deps.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerErrorHandler } from './http/plugins/errors.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  registerUrlLimit,
+} from './http/plugins/protocol-errors.js';
 import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerSpa } from './http/plugins/spa.js';
 import { ApiRegistry, type Access } from './http/route.js';
@@ -80,6 +85,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     trustProxy: deps.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true },
+    // What the router and Node's parser refuse answers as problem+json like every other error.
+    frameworkErrors,
+    clientErrorHandler,
   });
 
   // Every route must say who may call it (SPEC §6); refusing here beats discovering an open one later.
@@ -96,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerErrorHandler(app);
+  registerUrlLimit(app);
   await registerSecurityHeaders(app);
   await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   const site = deps.statusSite ?? new StatusSite(deps.services, deps.hub);

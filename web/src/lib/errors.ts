@@ -63,6 +63,16 @@ export function describeError(error: unknown): ErrorText {
         title: 'Pagewatch is unavailable',
         detail: detail ?? 'The server is starting up or overloaded. Try again in a moment.',
       };
+    // What the app itself never sends wrong: the address, method or encoding of a request.
+    case 'method_not_allowed':
+    case 'request_timeout':
+    case 'uri_too_long':
+    case 'unsupported_media_type':
+    case 'headers_too_large':
+      return {
+        title: 'The request was refused',
+        detail: detail ?? `The server answered with HTTP ${error.status}.`,
+      };
     case 'network':
       return { title: error.title, detail: detail ?? '' };
     case 'unexpected':

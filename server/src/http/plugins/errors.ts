@@ -7,9 +7,14 @@ const titles: Record<ProblemType, string> = {
   unauthenticated: 'Sign in to continue',
   forbidden: 'You are not allowed to do this',
   not_found: 'Not found',
+  method_not_allowed: 'This address does not take this method',
+  request_timeout: 'The request took too long to arrive',
   conflict: 'This conflicts with the current state',
   payload_too_large: 'The request body is too large',
+  uri_too_long: 'The address is too long',
+  unsupported_media_type: 'The body is not in a format this address takes',
   rate_limited: 'Too many requests',
+  headers_too_large: 'The request headers are too large',
   internal: 'Something went wrong on our side',
   unavailable: 'Temporarily unavailable',
 };
@@ -18,6 +23,23 @@ const byStatus = new Map<number, ProblemType>(
   Object.entries(problemTypes).map(([type, status]) => [status, type as ProblemType]),
 );
 
+export const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
+
+/** The RFC 9457 body of a problem type. */
+export function problemOf(
+  type: ProblemType,
+  detail?: string,
+  extra: Partial<Problem> = {},
+): Problem {
+  return {
+    type,
+    title: titles[type],
+    status: problemTypes[type],
+    ...(detail ? { detail } : {}),
+    ...extra,
+  };
+}
+
 export function sendProblem(
   reply: FastifyReply,
   request: FastifyRequest,
@@ -25,17 +47,9 @@ export function sendProblem(
   detail?: string,
   extra: Partial<Problem> = {},
 ): FastifyReply {
-  const status = problemTypes[type];
-  const body: Problem = {
-    type,
-    title: titles[type],
-    status,
-    ...(detail ? { detail } : {}),
-    instance: request.url,
-    ...extra,
-  };
+  const body = problemOf(type, detail, { instance: request.url, ...extra });
   if (type === 'internal') body.requestId = String(request.id);
-  return reply.code(status).type('application/problem+json; charset=utf-8').send(body);
+  return reply.code(body.status).type(PROBLEM_JSON).send(body);
 }
 
 /** 1 MiB, 256 KiB: route body limits are whole KiB or MiB. */
@@ -54,7 +68,10 @@ function classify(
         detail: `Request bodies are limited to ${sizeLabel(request.routeOptions.bodyLimit)}`,
       };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { type: 'validation_failed', detail: 'Send JSON with Content-Type: application/json' };
+      return {
+        type: 'unsupported_media_type',
+        detail: 'Send JSON with Content-Type: application/json',
+      };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { type: 'validation_failed', detail: 'The JSON body is empty' };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -1,15 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendProblem } from './errors.js';
+import type { FastifyInstance } from 'fastify';
+import { answerUnrouted } from './unrouted.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const where = request.url.split('?')[0] ?? request.url;
-  return sendProblem(reply, request, 'not_found', `Nothing lives at ${request.method} ${where}`);
-}
 
 /** A path whose last segment has an extension names a file; anything else is a client-side route. */
 const namesFile = (pathname: string): boolean => path.posix.basename(pathname).includes('.');
@@ -20,7 +15,7 @@ const namesFile = (pathname: string): boolean => path.posix.basename(pathname).i
  * say an old asset after a redeploy — is a 404, never index.html served as script.
  */
 export async function registerSpa(app: FastifyInstance, dist: string | null): Promise<void> {
-  app.setNotFoundHandler(notFound);
+  app.setNotFoundHandler(answerUnrouted);
   const indexFile = dist ? path.join(dist, 'index.html') : null;
   if (!dist || !indexFile || !(await fs.stat(indexFile).catch(() => null))) {
     app.log.warn({ dist }, 'no built web app found: run `npm run build` to serve the UI');
@@ -43,7 +38,7 @@ export async function registerSpa(app: FastifyInstance, dist: string | null): Pr
     logLevel: 'warn',
     handler: async (request, reply) => {
       const pathname = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
-      if (pathname.startsWith('/api/')) return notFound(request, reply);
+      if (pathname.startsWith('/api/')) return answerUnrouted(request, reply);
       if (namesFile(pathname)) return reply.sendFile(pathname.slice(1));
       // Read per request (it is tiny and in the page cache) so a rebuild needs no restart.
       const html = await fs.readFile(indexFile);
