@@ -70,6 +70,8 @@ describe('a browser monitor from the form', () => {
     await page.getByRole('button', { name: 'Add header' }).click();
     await page.getByLabel('Header 1 name').fill('X-Probe');
     await page.getByLabel('Header 1 value').fill('pagewatch');
+    // Secret by default: sent with the page's requests, never shown again.
+    expect(await page.getByLabel('Header 1 is secret').isChecked()).toBe(true);
     await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('monitor-browser-form'), fullPage: true });
     await page.getByRole('button', { name: 'Create monitor' }).click();
@@ -101,6 +103,7 @@ describe('a browser monitor from the form', () => {
       /Failed to load resource.*404/,
     );
     await page.getByText('X-Probe').waitFor();
+    expect(sites.requests.some((r) => r.headers['x-probe'] === 'pagewatch')).toBe(true);
     await page.screenshot({ path: screenshotPath('monitor-browser-page'), fullPage: true });
 
     await shot.click();
