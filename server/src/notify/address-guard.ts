@@ -15,6 +15,14 @@ for (const ip of ['fd00:ec2::254', 'fd00:ec2::23', 'fd20:ce::254', 'fd00:c1::a9f
   alwaysBlocked.addAddress(ip, 'ipv6');
 }
 
+// Multicast and broadcast: no HTTP or SMTP peer can answer there, so no setting allows them.
+const neverUnicast = new net.BlockList();
+neverUnicast.addSubnet('224.0.0.0', 4, 'ipv4');
+neverUnicast.addAddress('255.255.255.255', 'ipv4');
+neverUnicast.addSubnet('ff00::', 8, 'ipv6');
+
+// Loopback, private and reserved ranges (benchmarking, TEST-NET, IETF protocol assignments,
+// 240/4): not on the public internet, but a lab or a private network may use them.
 const privateBlocked = new net.BlockList();
 for (const [net4, bits] of [
   ['127.0.0.0', 8],
@@ -23,6 +31,12 @@ for (const [net4, bits] of [
   ['192.168.0.0', 16],
   ['100.64.0.0', 10],
   ['0.0.0.0', 8],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['240.0.0.0', 4],
 ] as const) {
   privateBlocked.addSubnet(net4, bits, 'ipv4');
 }
@@ -30,18 +44,45 @@ privateBlocked.addAddress('::1', 'ipv6');
 privateBlocked.addAddress('::', 'ipv6');
 privateBlocked.addSubnet('fc00::', 7, 'ipv6');
 privateBlocked.addSubnet('fec0::', 10, 'ipv6');
+privateBlocked.addSubnet('2001:db8::', 32, 'ipv6');
+
+/** The settings that decide whether private addresses are refused. */
+export type PrivateSetting =
+  'PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS' | 'PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS';
+
+/** Where a send may connect: whether private addresses are refused, and which setting said so. */
+export interface EgressPolicy {
+  blockPrivate: boolean;
+  /** Named in the refusal of a private address, so it points at the setting that applies. */
+  setting: PrivateSetting;
+}
+
+/** Notification channels (and the SMTP server subscriber mail goes through). */
+export const channelEgress = (blockPrivate: boolean): EgressPolicy => ({
+  blockPrivate,
+  setting: 'PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS',
+});
+
+/** Webhooks status-page visitors typed. */
+export const subscriberWebhookEgress = (allowPrivate: boolean): EgressPolicy => ({
+  blockPrivate: !allowPrivate,
+  setting: 'PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS',
+});
 
 /** Why an address is refused; `carried` is the IPv4 address an IPv6 one leads to. */
 export interface Refusal {
   address: string;
-  reason: 'metadata' | 'private' | 'invalid';
+  reason: 'metadata' | 'multicast' | 'private' | 'invalid';
   carried?: string;
 }
 
 /** Thrown by the guarded lookup; the HTTP client turns it into a permanent ChannelError. */
 export class RefusedAddress extends ChannelError {
-  constructor(readonly refusal: Refusal) {
-    super(refusalMessage(refusal), true);
+  constructor(
+    readonly refusal: Refusal,
+    setting: PrivateSetting,
+  ) {
+    super(refusalMessage(refusal, setting), true);
   }
 
   get address(): string {
@@ -49,13 +90,15 @@ export class RefusedAddress extends ChannelError {
   }
 }
 
-function refusalMessage({ address, reason, carried }: Refusal): string {
-  const what =
-    reason === 'metadata'
-      ? 'a link-local or cloud metadata address'
-      : reason === 'private'
-        ? 'a private address (PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS)'
-        : 'not an IP address';
+const WHAT: Record<Refusal['reason'], string> = {
+  metadata: 'a link-local or cloud metadata address',
+  multicast: 'a multicast or broadcast address',
+  private: 'a private address',
+  invalid: 'not an IP address',
+};
+
+function refusalMessage({ address, reason, carried }: Refusal, setting: PrivateSetting): string {
+  const what = reason === 'private' ? `${WHAT.private} (${setting})` : WHAT[reason];
   return carried
     ? `refused: ${address} carries ${carried}, ${what}`
     : `refused: ${address} is ${what}`;
@@ -63,8 +106,12 @@ function refusalMessage({ address, reason, carried }: Refusal): string {
 
 function judgeIPv4(ip: string, blockPrivate: boolean): Refusal['reason'] | null {
   if (alwaysBlocked.check(ip, 'ipv4')) return 'metadata';
+  if (neverUnicast.check(ip, 'ipv4')) return 'multicast';
   return blockPrivate && privateBlocked.check(ip, 'ipv4') ? 'private' : null;
 }
+
+// When an IPv6 address leads to several IPv4 ones, the refusal names the gravest.
+const GRAVITY: Refusal['reason'][] = ['metadata', 'multicast', 'private'];
 
 /**
  * Why a notification may not connect to this IP address, or null when it may. An IPv6 address
@@ -79,9 +126,12 @@ export function refusal(address: string, blockPrivate: boolean): Refusal | null 
     return reason ? { address, reason } : null;
   }
   if (alwaysBlocked.check(ip, 'ipv6')) return { address, reason: 'metadata' };
+  if (neverUnicast.check(ip, 'ipv6')) return { address, reason: 'multicast' };
   const carried = embeddedIPv4(ip).map((e) => ({ ...e, reason: judgeIPv4(e.ipv4, blockPrivate) }));
-  const worst = carried.find((e) => e.reason === 'metadata') ?? carried.find((e) => e.reason);
-  if (worst?.reason) return { address, reason: worst.reason, carried: worst.ipv4 };
+  for (const reason of GRAVITY) {
+    const worst = carried.find((e) => e.reason === reason);
+    if (worst) return { address, reason, carried: worst.ipv4 };
+  }
   if (blockPrivate && privateBlocked.check(ip, 'ipv6')) return { address, reason: 'private' };
   return null;
 }
@@ -116,9 +166,9 @@ function judgeWithoutLookup(hostname: string, blockPrivate: boolean): Refusal | 
 }
 
 /** Refuses an IP-literal or localhost host up front, before any lookup or connection. */
-export function assertAllowedHost(hostname: string, blockPrivate: boolean): void {
-  const verdict = judgeWithoutLookup(hostname, blockPrivate);
-  if (verdict) throw new RefusedAddress(verdict);
+export function assertAllowedHost(hostname: string, policy: EgressPolicy): void {
+  const verdict = judgeWithoutLookup(hostname, policy.blockPrivate);
+  if (verdict) throw new RefusedAddress(verdict, policy.setting);
 }
 
 type LookupCallback = (
@@ -134,12 +184,12 @@ const firstRefused = (addresses: LookupAddress[], blockPrivate: boolean) =>
  * A `lookup` for http.request/net.connect that refuses a name when any of its addresses is
  * forbidden, so the check applies to the address actually connected (no DNS rebinding window).
  */
-export function guardedLookup(blockPrivate: boolean) {
+export function guardedLookup(policy: EgressPolicy) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      const refused = firstRefused(addresses, blockPrivate);
-      if (refused) return callback(new RefusedAddress(refused), []);
+      const refused = firstRefused(addresses, policy.blockPrivate);
+      if (refused) return callback(new RefusedAddress(refused, policy.setting), []);
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
       if (!first)
@@ -150,8 +200,8 @@ export function guardedLookup(blockPrivate: boolean) {
 }
 
 /** Resolves a host once and checks every address; for clients without a lookup hook (SMTP). */
-export async function resolveAllowed(hostname: string, blockPrivate: boolean): Promise<string> {
-  assertAllowedHost(hostname, blockPrivate);
+export async function resolveAllowed(hostname: string, policy: EgressPolicy): Promise<string> {
+  assertAllowedHost(hostname, policy);
   const host = bareHost(hostname);
   if (net.isIP(host) !== 0) return host;
   let addresses: LookupAddress[];
@@ -160,8 +210,8 @@ export async function resolveAllowed(hostname: string, blockPrivate: boolean): P
   } catch {
     throw new ChannelError(`could not resolve ${host}`, false);
   }
-  const refused = firstRefused(addresses, blockPrivate);
-  if (refused) throw new RefusedAddress(refused);
+  const refused = firstRefused(addresses, policy.blockPrivate);
+  if (refused) throw new RefusedAddress(refused, policy.setting);
   const first = addresses[0];
   if (!first) throw new ChannelError(`could not resolve ${host}`, false);
   return first.address;

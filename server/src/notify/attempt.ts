@@ -1,6 +1,7 @@
 import type { AlertEvent, ChannelKind } from '@pagewatch/contract';
 import type { StoredChannel } from '../db/repositories/deliveries.js';
 import type { SecretBox } from '../lib/crypto.js';
+import { channelEgress } from './address-guard.js';
 import { ChannelError, type Channel, type SendContext } from './channel.js';
 
 /** How one attempt ended: the dispatcher turns it into the row's next state. */
@@ -81,7 +82,7 @@ export async function bounded(
     timeoutMs: ctx.timeoutMs,
     deliveryId: ctx.deliveryId,
     signal: abort.signal,
-    blockPrivate: ctx.blockPrivate,
+    egress: channelEgress(ctx.blockPrivate),
   };
   try {
     await Promise.race([

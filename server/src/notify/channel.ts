@@ -1,4 +1,5 @@
 import type { AlertEvent, ChannelKind, MessageTemplate } from '@pagewatch/contract';
+import type { EgressPolicy } from './address-guard.js';
 
 /**
  * Why a send failed. `permanent` failures (a 4xx other than 408/429, a rejected address, a
@@ -33,8 +34,8 @@ export interface SendContext {
   /** Per-request time limit. */
   timeoutMs: number;
   signal?: AbortSignal;
-  /** PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS: refuse loopback and private addresses too. */
-  blockPrivate: boolean;
+  /** Whether loopback and private addresses are refused too, and by which setting. */
+  egress: EgressPolicy;
   /** Stable across retries of one delivery: receivers can de-duplicate with it. */
   deliveryId: number;
 }

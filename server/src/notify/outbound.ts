@@ -24,7 +24,7 @@ export interface OutboundResponse {
   body: string;
 }
 
-export type OutboundContext = Pick<SendContext, 'timeoutMs' | 'signal' | 'blockPrivate'>;
+export type OutboundContext = Pick<SendContext, 'timeoutMs' | 'signal' | 'egress'>;
 
 /**
  * Sends one notification request and returns the answer whatever its status. Network failures,
@@ -116,7 +116,7 @@ function once(
   timeout: AbortSignal,
 ): Promise<OutboundResponse> {
   const url = new URL(req.url);
-  assertAllowedHost(url.hostname, ctx.blockPrivate);
+  assertAllowedHost(url.hostname, ctx.egress);
   const client = url.protocol === 'https:' ? https : http;
   const body = req.body === undefined ? undefined : Buffer.from(req.body);
   const headers: Record<string, string> = { 'user-agent': 'Pagewatch', ...req.headers };
@@ -132,7 +132,7 @@ function once(
     const request = client.request(url, {
       method: req.method,
       headers,
-      lookup: guardedLookup(ctx.blockPrivate),
+      lookup: guardedLookup(ctx.egress),
       agent: false,
       signal,
     });

@@ -1,6 +1,7 @@
 import { channelSchemas, SubscriberNotice } from '@pagewatch/contract';
 import type { Repositories } from '../db/repositories/index.js';
 import type { SecretBox } from '../lib/crypto.js';
+import { subscriberWebhookEgress } from './address-guard.js';
 import { ChannelError, type SendContext } from './channel.js';
 import { sendMail } from './channels/email/index.js';
 import { postJson } from './outbound.js';
@@ -38,7 +39,7 @@ export function subscriberSender(deps: SubscriberSenderDeps): SubscriberSend {
       await postJson(
         subscriber.address,
         message.json,
-        { ...ctx, blockPrivate: !deps.allowPrivateWebhooks },
+        { ...ctx, egress: subscriberWebhookEgress(deps.allowPrivateWebhooks) },
         { 'X-Pagewatch-Delivery': String(ctx.deliveryId) },
       );
       return;

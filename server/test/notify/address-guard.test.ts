@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   assertAllowedHost,
+  channelEgress,
   hostRefusal,
   isAllowedAddress,
   refusal,
   RefusedAddress,
+  subscriberWebhookEgress,
 } from '../../src/notify/address-guard.js';
 
 type Verdict = 'allowed' | 'refused';
@@ -58,6 +60,31 @@ const addresses: Row[] = [
     'fd20:ce::254', // Google Cloud
     'fd00:c1::a9fe:a9fe', // Oracle Cloud Infrastructure
   ].map(always),
+  // Multicast and broadcast: no HTTP or SMTP peer there, in every spelling.
+  ...[
+    '224.0.0.1',
+    '239.255.255.250',
+    '255.255.255.255',
+    'ff02::1',
+    'FF05::1:3',
+    'ff0e::101',
+    'ff00::',
+    '::ffff:224.0.0.1',
+    '::ffff:e000:1',
+    '::ffff:0:e000:1', // IPv4-translated
+    '::224.0.0.1', // IPv4-compatible
+    '64:ff9b::239.255.255.250', // NAT64
+    '64:ff9b:1::e000:1', // local-use NAT64
+    '2002:e000:1::', // 6to4
+    '2001:0:e000:1::1', // Teredo server
+    '2001::1fff:fffe', // Teredo client 224.0.0.1 (inverted)
+    '2606:4700::5efe:e000:1', // ISATAP interface id
+    '::ffff:255.255.255.255',
+    '::ffff:ffff:ffff',
+    '64:ff9b::ffff:ffff',
+    '2002:ffff:ffff::1',
+    '2001:0:808:808::', // Teredo client 255.255.255.255 (all bits inverted)
+  ].map(always),
   // Loopback and private: refused only with blockPrivate.
   ...[
     '127.0.0.1',
@@ -88,6 +115,31 @@ const addresses: Row[] = [
     '2001:0:a00:1::1', // Teredo server 10.0.0.1
     '2001::80ff:fefe', // Teredo client 127.0.1.1
     'fd00::1',
+    // Reserved and documentation ranges: a lab may use them, the public internet does not.
+    '192.0.0.1', // IETF protocol assignments
+    '192.0.0.170', // NAT64 discovery
+    '192.0.0.191',
+    '192.0.2.1', // TEST-NET-1
+    '198.18.0.1', // benchmarking
+    '198.19.255.255',
+    '198.51.100.7', // TEST-NET-2
+    '203.0.113.7', // TEST-NET-3
+    '240.0.0.1', // reserved
+    '255.255.255.254',
+    '2001:db8::1', // documentation
+    '2001:DB8:FFFF::1',
+    '2001:0db8:0000:0000:0000:0000:0000:0001',
+    '::ffff:192.0.2.1',
+    '::ffff:c612:1', // 198.18.0.1
+    '::ffff:0:cb00:7107', // IPv4-translated 203.0.113.7
+    '::198.51.100.7',
+    '64:ff9b::203.0.113.7',
+    '64:ff9b:1::c000:1', // 192.0.0.1
+    '2002:cb00:7107::', // 6to4 203.0.113.7
+    '2002:f000:1::1', // 6to4 240.0.0.1
+    '2001:0:c612:1::f7f7:f7f7', // Teredo server 198.18.0.1
+    '2001:0:808:808::39cc:9bf8', // Teredo client 198.51.100.7 (inverted)
+    '2606:4700::5efe:c633:6407', // ISATAP 198.51.100.7
   ].map(privately),
   // Public, even when carried.
   ...[
@@ -97,14 +149,21 @@ const addresses: Row[] = [
     '169.255.0.1',
     '172.32.0.1',
     '100.128.0.1',
-    '192.0.0.191',
+    '192.0.1.1',
+    '192.0.3.1',
+    '198.17.255.255',
+    '198.20.0.1',
+    '198.51.99.255',
+    '203.0.114.1',
+    '223.255.255.255',
     '2606:4700:4700::1111',
+    '2001:db9::1',
+    '2001:db7:ffff::1',
     '::ffff:8.8.8.8',
     '64:ff9b::8.8.8.8',
     '64:ff9b:1::808:808',
     '2002:808:808::1',
     '2001:0:808:808::f7f7:f7f7',
-    '2001:db8::1',
   ].map(never),
   // Not an address at all.
   ...['', 'not-an-ip', '1.2.3', '::ffff:01.2.3.4'].map(always),
@@ -124,12 +183,52 @@ describe('the verdict on each spelling of an address', () => {
       reason: 'metadata',
       carried: '169.254.169.254',
     });
-    expect(new RefusedAddress(refusal('2002:7f00:1::', true)!).message).toBe(
+    const notify = 'PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS';
+    expect(new RefusedAddress(refusal('2002:7f00:1::', true)!, notify).message).toBe(
       'refused: 2002:7f00:1:: carries 127.0.0.1, a private address (PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS)',
     );
-    expect(new RefusedAddress(refusal('fd00:ec2::254', false)!).message).toBe(
+    expect(new RefusedAddress(refusal('fd00:ec2::254', false)!, notify).message).toBe(
       'refused: fd00:ec2::254 is a link-local or cloud metadata address',
     );
+    expect(refusal('2001:0:e000:1::1', false)).toEqual({
+      address: '2001:0:e000:1::1',
+      reason: 'multicast',
+      carried: '224.0.0.1',
+    });
+  });
+
+  it('names the gravest of the IPv4 addresses an IPv6 one carries', () => {
+    // Teredo: server 10.0.0.1 (private), client 169.254.169.254 (metadata), 224.0.0.1 (multicast).
+    expect(refusal('2001:0:a00:1::5601:5601', true)).toMatchObject({
+      reason: 'metadata',
+      carried: '169.254.169.254',
+    });
+    expect(refusal('2001:0:a00:1::1fff:fffe', true)).toMatchObject({
+      reason: 'multicast',
+      carried: '224.0.0.1',
+    });
+  });
+
+  it('names the setting that applies to a private address, and no setting for the rest', () => {
+    const policies = [channelEgress(true), subscriberWebhookEgress(false)];
+    const messages = (host: string) =>
+      policies.map((policy) => {
+        try {
+          assertAllowedHost(host, policy);
+          return 'allowed';
+        } catch (err) {
+          return (err as Error).message;
+        }
+      });
+    expect(messages('203.0.113.7')).toEqual([
+      'refused: 203.0.113.7 is a private address (PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS)',
+      'refused: 203.0.113.7 is a private address (PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS)',
+    ]);
+    expect(messages('ff02::1')).toEqual([
+      'refused: ff02::1 is a multicast or broadcast address',
+      'refused: ff02::1 is a multicast or broadcast address',
+    ]);
+    expect(() => assertAllowedHost('203.0.113.7', subscriberWebhookEgress(true))).not.toThrow();
   });
 });
 
@@ -158,6 +257,13 @@ const urls: Row[] = [
     'http://[fd00:ec2::254]/',
     'https://[FD00:EC2:0::254]/',
     'http://1684301000/', // 100.100.100.200
+    'http://224.0.0.1/',
+    'http://3758096385/', // 224.0.0.1
+    'http://255.255.255.255/',
+    'http://4294967295/',
+    'http://0xffffffff/',
+    'http://[ff02::1]/',
+    'http://[::ffff:224.0.0.1]/',
   ].map(always),
   ...[
     'http://127.0.0.1/',
@@ -174,6 +280,14 @@ const urls: Row[] = [
     'http://localhost./hook',
     'http://LOCALHOST./',
     'http://api.localhost/',
+    'http://198.18.0.1/',
+    'http://3323068417/', // 198.18.0.1
+    'http://192.0.2.1/',
+    'http://198.51.100.7/',
+    'http://203.0.113.7/',
+    'http://240.0.0.1/',
+    'http://[2001:db8::1]/',
+    'http://[64:ff9b::203.0.113.7]/',
   ].map(privately),
 ];
 
@@ -192,14 +306,16 @@ describe('the verdict on webhook URLs, as the send path and the subscribe form s
     expect(verdict((await hostRefusal(host, true)) === null)).toBe(on);
     // What needs no lookup is refused before any connection, the same way.
     if (on === 'refused' && !/localhost/.test(host)) {
-      expect(() => assertAllowedHost(host, true)).toThrow(RefusedAddress);
+      expect(() => assertAllowedHost(host, channelEgress(true))).toThrow(RefusedAddress);
     }
   });
 
   it('refuses localhost names up front with blockPrivate, whatever the resolver says', () => {
     for (const host of ['localhost', 'localhost.', 'api.localhost', 'LocalHost.']) {
-      expect(() => assertAllowedHost(host, true)).toThrow(`refused: ${host} is a private address`);
-      expect(() => assertAllowedHost(host, false)).not.toThrow();
+      expect(() => assertAllowedHost(host, channelEgress(true))).toThrow(
+        `refused: ${host} is a private address`,
+      );
+      expect(() => assertAllowedHost(host, channelEgress(false))).not.toThrow();
     }
   });
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { channelEgress } from '../../src/notify/address-guard.js';
 import { sendMail } from '../../src/notify/channels/email/index.js';
 import { refusedPort } from '../fixtures/target-server.js';
 import {
@@ -130,7 +131,7 @@ describe('email', () => {
     const blocked = await sendError(
       emailTarget(p.port),
       downEvent(),
-      sendContext({ blockPrivate: true }),
+      sendContext({ egress: channelEgress(true) }),
     );
     expect(blocked).toMatchObject({
       permanent: true,
@@ -139,7 +140,7 @@ describe('email', () => {
     const named = await sendError(
       emailTarget(p.port, { host: 'localhost' }),
       downEvent(),
-      sendContext({ blockPrivate: true }),
+      sendContext({ egress: channelEgress(true) }),
     );
     expect(named.message).toMatch(/^refused: localhost is a private address/);
     const metadata = await sendError(emailTarget(25, { host: '169.254.169.254' }), downEvent());
@@ -173,7 +174,7 @@ describe('email', () => {
         text: 'Click',
         html: '<p>Click</p>',
       },
-      { timeoutMs: 5000, blockPrivate: false },
+      { timeoutMs: 5000, egress: channelEgress(false) },
     );
     expect(header(p.mails[0]!.raw, 'Subject')).toBe('Confirm your subscription');
   });

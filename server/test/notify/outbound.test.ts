@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { channelEgress, subscriberWebhookEgress } from '../../src/notify/address-guard.js';
 import { ChannelError } from '../../src/notify/channel.js';
 import {
   MAX_RESPONSE_BYTES,
@@ -20,7 +21,7 @@ afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 
-const ctx: OutboundContext = { timeoutMs: 5000, blockPrivate: false };
+const ctx: OutboundContext = { timeoutMs: 5000, egress: channelEgress(false) };
 
 async function failure(promise: Promise<unknown>): Promise<ChannelError> {
   const err = await promise.then(
@@ -183,7 +184,7 @@ describe('address guard', () => {
   it('allows loopback by default and refuses it with blockPrivate, without connecting', async () => {
     const r = await receiver();
     expect((await outboundSend({ url: r.url }, ctx)).status).toBe(200);
-    const blocked = { ...ctx, blockPrivate: true };
+    const blocked = { ...ctx, egress: channelEgress(true) };
     const err = await failure(outboundSend({ url: r.url }, blocked));
     expect(err).toMatchObject({ permanent: true, message: refusal('127.0.0.1') });
     const mapped = await failure(
@@ -198,7 +199,7 @@ describe('address guard', () => {
   it('checks localhost names before any lookup or connection', async () => {
     const r = await receiver();
     const err = await failure(
-      outboundSend({ url: `http://localhost:${r.port}/` }, { ...ctx, blockPrivate: true }),
+      outboundSend({ url: `http://localhost:${r.port}/` }, { ...ctx, egress: channelEgress(true) }),
     );
     expect(err).toMatchObject({ permanent: true, message: refusal('localhost') });
     expect(r.connections()).toBe(0);
@@ -224,16 +225,49 @@ describe('address guard', () => {
     const url = spelling.replace('PORT', String(r.port));
     expect((await outboundSend({ url, body: '{}' }, ctx)).status).toBe(200);
     expect(r.requests).toHaveLength(1);
-    const err = await failure(outboundSend({ url, body: '{}' }, { ...ctx, blockPrivate: true }));
+    const err = await failure(
+      outboundSend({ url, body: '{}' }, { ...ctx, egress: channelEgress(true) }),
+    );
     expect(err.permanent).toBe(true);
     expect(err.message).toMatch(/^refused: /);
     expect(r.connections()).toBe(1);
   });
 
+  it('names the setting that refused a private address: a subscriber webhook has its own', async () => {
+    const r = await receiver();
+    const visitors = { ...ctx, egress: subscriberWebhookEgress(false) };
+    const err = await failure(outboundSend({ url: r.url }, visitors));
+    expect(err).toMatchObject({
+      permanent: true,
+      message:
+        'refused: 127.0.0.1 is a private address (PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS)',
+    });
+    const allowed = { ...ctx, egress: subscriberWebhookEgress(true) };
+    expect((await outboundSend({ url: r.url }, allowed)).status).toBe(200);
+    expect(r.connections()).toBe(1);
+  });
+
+  it('refuses multicast and broadcast whatever the settings, before connecting', async () => {
+    for (const [url, message] of [
+      ['http://224.0.0.1/', 'refused: 224.0.0.1 is a multicast or broadcast address'],
+      ['http://4294967295/', 'refused: 255.255.255.255 is a multicast or broadcast address'],
+      ['http://[ff02::1]/', 'refused: ff02::1 is a multicast or broadcast address'],
+      [
+        'http://[64:ff9b::239.255.255.250]/',
+        'refused: 64:ff9b::efff:fffa carries 239.255.255.250, a multicast or broadcast address',
+      ],
+    ]) {
+      for (const egress of [channelEgress(false), subscriberWebhookEgress(true)]) {
+        const err = await failure(outboundRequest({ url: url! }, { ...ctx, egress }));
+        expect(err).toMatchObject({ permanent: true, message });
+      }
+    }
+  });
+
   it('refuses trailing-dot localhost with blockPrivate, which no resolver here answers', async () => {
     const r = await receiver();
     const url = `http://localhost.:${r.port}/hook`;
-    const err = await failure(outboundSend({ url }, { ...ctx, blockPrivate: true }));
+    const err = await failure(outboundSend({ url }, { ...ctx, egress: channelEgress(true) }));
     expect(err).toMatchObject({ permanent: true, message: refusal('localhost.') });
     expect(r.connections()).toBe(0);
   });

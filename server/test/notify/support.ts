@@ -4,6 +4,7 @@ import {
   type ChannelKind,
   type MessageTemplate,
 } from '@pagewatch/contract';
+import { channelEgress } from '../../src/notify/address-guard.js';
 import type { ChannelTarget, SendContext } from '../../src/notify/channel.js';
 import { ChannelError } from '../../src/notify/channel.js';
 import { channelRegistry } from '../../src/notify/channels/registry.js';
@@ -82,7 +83,7 @@ export function sendContext(overrides: Partial<SendContext> = {}): SendContext {
   return {
     publicUrl: PUBLIC_URL,
     timeoutMs: 5000,
-    blockPrivate: false,
+    egress: channelEgress(false),
     deliveryId: 99,
     ...overrides,
   };

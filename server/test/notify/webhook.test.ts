@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { channelKinds } from '@pagewatch/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { channelEgress } from '../../src/notify/address-guard.js';
 import { channelRegistry } from '../../src/notify/channels/registry.js';
 import { startHttpReceiver, type HttpReceiver } from '../fixtures/http-receiver.js';
 import {
@@ -80,7 +81,7 @@ describe('webhook', () => {
     const err = await sendError(
       targetOf('webhook', { url: r.url }, {}),
       downEvent(),
-      sendContext({ blockPrivate: true }),
+      sendContext({ egress: channelEgress(true) }),
     );
     expect(err.permanent).toBe(true);
     expect(r.connections()).toBe(0);

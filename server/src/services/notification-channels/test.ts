@@ -1,5 +1,6 @@
 import type { ChannelTestResult } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
+import { channelEgress } from '../../notify/address-guard.js';
 import { ChannelError } from '../../notify/channel.js';
 import { channelRegistry } from '../../notify/channels/registry.js';
 import { testEvent } from '../../notify/message.js';
@@ -49,7 +50,7 @@ export async function testChannel(
         publicUrl: deps.publicUrl?.replace(/\/+$/, '') ?? null,
         timeoutMs: TEST_TIMEOUT_MS,
         signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-        blockPrivate: deps.blockPrivateNotifyTargets ?? false,
+        egress: channelEgress(deps.blockPrivateNotifyTargets ?? false),
         deliveryId: 0,
       },
     );

@@ -1,11 +1,18 @@
 import type { SubscribeInput } from '@pagewatch/contract';
-import { hostRefusal } from '../../notify/address-guard.js';
+import { hostRefusal, type Refusal } from '../../notify/address-guard.js';
 import { confirmNotice, noticeBaseUrl } from '../../domain/subscriber-notices.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { AppError, validationFailed } from '../../lib/errors.js';
 import type { ServiceDeps } from '../deps.js';
 
 export const pageNotFound = () => new AppError('not_found', 'There is no status page here');
+
+const REFUSED_BECAUSE: Record<Refusal['reason'], string> = {
+  metadata: 'Use a public address; link-local and cloud metadata addresses are always refused',
+  multicast: 'Use a public address; multicast and broadcast addresses are always refused',
+  private: 'Use a public address; private and local ones are refused',
+  invalid: 'Use a public address; private and local ones are refused',
+};
 
 /** The host a send would connect to, as WHATWG URL parsing normalises it (0x7f.1 → 127.0.0.1). */
 function webhookHost(address: string): string {
@@ -52,10 +59,7 @@ export async function subscribe(
       !deps.allowPrivateSubscriberWebhooks,
     );
     if (refused) {
-      const message =
-        refused.reason === 'metadata'
-          ? 'Use a public address; link-local and cloud metadata addresses are always refused'
-          : 'Use a public address; private and local ones are refused';
+      const message = REFUSED_BECAUSE[refused.reason];
       throw validationFailed(
         [{ path: 'address', code: 'private_address', message }],
         'Webhooks must be reachable on the public internet',

@@ -56,7 +56,7 @@ export async function sendMail(
   mail: OutgoingMail,
   ctx: OutboundContext,
 ): Promise<void> {
-  const address = await resolveAllowed(server.host, ctx.blockPrivate);
+  const address = await resolveAllowed(server.host, ctx.egress);
   const transport = nodemailer.createTransport({
     host: address,
     port: server.port,
