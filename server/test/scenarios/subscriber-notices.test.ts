@@ -42,6 +42,21 @@ function header(raw: string, name: string): string | undefined {
     );
 }
 
+/** The text/html part of a raw message, its transfer encoding undone, as UTF-8. */
+function htmlPart(raw: string): string {
+  const part = raw
+    .split(/^--.*$/m)
+    .map((p) => p.replace(/^\r?\n/, ''))
+    .find((p) => /^Content-Type: text\/html/im.test(p.split(/\r?\n\r?\n/)[0]!));
+  if (!part) throw new Error('no text/html part');
+  const [head, ...rest] = part.split(/\r?\n\r?\n/);
+  const body = rest.join('\n\n').trimEnd();
+  const encoding = /^Content-Transfer-Encoding: (\S+)/im.exec(head!)?.[1]?.toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body, 'base64').toString('utf8');
+  if (encoding !== 'quoted-printable') return body;
+  return Buffer.from(decoded(body), 'latin1').toString('utf8');
+}
+
 describe.each(engines)('status page subscribers hear of incidents on %s', (engine) => {
   let t: TestApp;
   let smtp: SmtpPeer;
@@ -292,5 +307,106 @@ describe.each(engines)('status page subscribers hear of incidents on %s', (engin
     const failed = await lastNotice();
     expect(failed.attempts).toBe(1);
     expect(failed.error).toMatch(/410/);
+  });
+  it('mails typed incident text as text: no markup, and no link but the ones Pagewatch built, each showing its own URL', async () => {
+    const channel = await t.inject({
+      method: 'POST',
+      url: '/api/v1/notification-channels',
+      payload: {
+        kind: 'email',
+        name: 'Hostile text mail',
+        config: {
+          host: '127.0.0.1',
+          port: smtp.port,
+          security: 'starttls',
+          ignoreTlsErrors: true,
+          username: SMTP_USER,
+          from: 'status@example.test',
+          to: ['ops@example.test'],
+        },
+        secrets: { password: SMTP_PASSWORD },
+      },
+    });
+    expect(channel.statusCode, channel.body).toBe(201);
+    const monitor = await t.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: monitorInput({ name: 'Login' }),
+    });
+    const monitorId = Number(monitor.json().id);
+    const slug = `hostile-${engine}`;
+    const page = await t.inject({
+      method: 'POST',
+      url: '/api/v1/status-pages',
+      payload: {
+        slug,
+        title: 'Bank status',
+        published: true,
+        sections: [{ title: 'Online banking', components: [{ monitorId }] }],
+        subscriptions: { email: true, webhook: true, emailChannelId: Number(channel.json().id) },
+      },
+    });
+    expect(page.statusCode, page.body).toBe(201);
+    const reader = 'hostile-text@example.test';
+    await t.app.inject({
+      method: 'POST',
+      url: `/status/${slug}/subscribe`,
+      ...form({ kind: 'email', address: reader }),
+    });
+    const toReader = () => smtp.mails.filter((m) => m.to.includes(reader));
+    const confirmation = await until('the confirmation mail', () => toReader()[0]);
+    const confirm =
+      /https:\/\/status\.example\.test(\/status\/[a-z0-9-]+\/confirm\/[A-Za-z0-9]+)/.exec(
+        decoded(confirmation.raw),
+      );
+    expect(confirm, 'confirm link in the mail').not.toBeNull();
+    await t.app.inject({ method: 'POST', url: confirm![1]! });
+    const hooked = await t.app.inject({
+      method: 'POST',
+      url: `/status/${slug}/subscribe`,
+      payload: { kind: 'webhook', address: `${hook.url}/hostile` },
+    });
+    expect(hooked.statusCode).toBe(202);
+
+    const title = '<img src=x onerror=alert(1)>';
+    const message = 'Sign in again at https://evil.example/login or [bank](https://evil.example)';
+    const incident = await t.inject({
+      method: 'POST',
+      url: '/api/v1/incidents',
+      payload: {
+        title,
+        severity: 'major',
+        state: 'investigating',
+        message,
+        monitorIds: [monitorId],
+      },
+    });
+    expect(incident.statusCode, incident.body).toBe(201);
+    const id = Number(incident.json().id);
+
+    const mail = await until('the incident mail', () => toReader()[1]);
+    const { token } = await t.database.db
+      .selectFrom('status_subscribers')
+      .select('token')
+      .where('address', '=', reader)
+      .executeTakeFirstOrThrow();
+    const details = `https://status.example.test/status/${slug}/incidents/${id}`;
+    const unsubscribe = `https://status.example.test/status/${slug}/unsubscribe/${token}`;
+    expect(htmlPart(mail.raw)).toBe(
+      '<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5">' +
+        '<p>&lt;img src=x onerror=alert(1)&gt; (major, investigating)</p>' +
+        '<p>Sign in again at https://evil.example/login or [bank](https://evil.example)</p>' +
+        `<p>Details: <a href="${details}">${details}</a></p>` +
+        `<hr><p style="color:#666;font-size:13px">Unsubscribe: <a href="${unsubscribe}">${unsubscribe}</a></p>` +
+        '</body></html>',
+    );
+    expect(header(mail.raw, 'Subject')).toBe(`[Bank status] ${title} — investigating`);
+
+    // A webhook gets JSON: the text exactly as typed, for the receiver to escape for its format.
+    const posted = await until('the webhook notice', () =>
+      hook.requests.find((r) => r.path === '/hostile'),
+    );
+    const body = posted.json<{ incident: { title: string; message: string } }>();
+    expect(body.incident).toMatchObject({ title, message });
   });
 });
