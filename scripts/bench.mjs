@@ -19,6 +19,7 @@ const benches = [
   'alerts-1000-down',
   'alert-crash',
   'status-page',
+  'metrics-10k',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { Monitor } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCertificates } from '../fixtures/certs.js';
@@ -233,6 +234,15 @@ describe.each(engines)('/metrics on %s', (engine) => {
       ({ samples } = await scrape(t));
       expect(samples.filter((s) => s.labels.monitor_id === String(paused.id))).toEqual([]);
       expect(pick(samples, 'pagewatch_monitor_status', of(up))).toHaveLength(6);
+    });
+
+    it('answers gzip to a scraper that asks for it, as Prometheus does', async () => {
+      const res = await t.inject({
+        url: '/metrics',
+        headers: { authorization: '', 'accept-encoding': 'gzip' },
+      });
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(res.rawPayload).toString()).toContain('pagewatch_monitor_status{');
     });
 
     it("passes promtool's check for every pagewatch_ family", async () => {
