@@ -26,6 +26,7 @@ import { statusPageApiRoutes } from './http/routes/api/status-pages.js';
 import { deliveryRoutes } from './http/routes/api/deliveries.js';
 import { notificationChannelRoutes } from './http/routes/api/notification-channels.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
+import { apiReferenceRoutes } from './http/routes/public/api-reference.js';
 import { statusPageSubscriberRoutes } from './http/routes/api/status-page-subscribers.js';
 import { healthRoutes } from './http/routes/public/health.js';
 import { metricsRoute, type MetricsAccess } from './http/routes/public/metrics.js';
@@ -134,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   badgeRoutes(app, site);
   eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);
   openApiRoute(app, api, VERSION);
+  apiReferenceRoutes(app);
   await registerSpa(app, deps.webDist);
   return app;
 }

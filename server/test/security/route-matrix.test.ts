@@ -19,8 +19,18 @@ const PUBLIC_API = new Set([
   'GET /api/v1/openapi.json',
 ]);
 
-/** SPEC §2 public pages and endpoints outside the JSON API (the push token is its own proof). */
-const PUBLIC_PAGES = [/^\/healthz$/, /^\/readyz$/, /^\/metrics$/, /^\/status\//, /^\/badge\//];
+/**
+ * SPEC §2 public pages and endpoints outside the JSON API (the push token is its own proof),
+ * and the API reference page, as public as the document it shows.
+ */
+const PUBLIC_PAGES = [
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/metrics$/,
+  /^\/status\//,
+  /^\/badge\//,
+  /^\/api\/docs(\/standalone\.js)?$/,
+];
 const PUBLIC_PAGE_PREFIXES = ['/api/push/', '/*'];
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AnyRouteDef } from '../route.js';
 import { answers415, problemRef, securityFor, type ProblemStatus } from './components.js';
+import { parametersOf } from './documented.js';
 import { deriveOperationId } from './operation-ids.js';
 import type { Json, SchemaComponents } from './schemas.js';
 
@@ -42,28 +43,10 @@ export function problemStatuses(def: AnyRouteDef): ProblemStatus[] {
 }
 
 function parameters(def: AnyRouteDef): Json[] {
-  const out: Json[] = [];
-  for (const [where, schema] of [
-    ['path', def.params],
-    ['query', def.query],
-  ] as const) {
-    if (!schema) continue;
-    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
-      properties?: Record<string, Json>;
-      required?: string[];
-    };
-    for (const [name, s] of Object.entries(json.properties ?? {})) {
-      const { description, ...rest } = s;
-      out.push({
-        name,
-        in: where,
-        required: where === 'path' || (json.required ?? []).includes(name),
-        ...(typeof description === 'string' ? { description } : {}),
-        schema: rest,
-      });
-    }
-  }
-  return out;
+  return [
+    ...(def.params ? parametersOf(def.params, 'path') : []),
+    ...(def.query ? parametersOf(def.query, 'query') : []),
+  ];
 }
 
 const SUCCESS: Record<number, string> = {

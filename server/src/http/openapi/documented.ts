@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { problemRef, type ProblemStatus } from './components.js';
-import type { Json } from './schemas.js';
+import { inlineSchema, type Json } from './schemas.js';
 
 /**
  * A route registered outside the API registry (plain Fastify: public pages, streams, the push
@@ -55,7 +55,7 @@ export function documented(
 
 /** One parameter per property of a zod object, read as it is sent (defaults optional). */
 export function parametersOf(schema: z.ZodType, where: 'path' | 'query'): Json[] {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+  const json = inlineSchema(schema) as {
     properties?: Record<string, Json>;
     required?: string[];
   };

@@ -24,6 +24,22 @@ export function schemaRefs(value: unknown): Set<string> {
   return found;
 }
 
+/** `z.int()` bounds every integer by ±2^53-1: noise to readers, and example generators pick it. */
+function dropSafeIntegerBounds(jsonSchema: Json): void {
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+}
+
+/** A zod schema written out in place (a parameter's), as it is sent. */
+export function inlineSchema(schema: z.ZodType): Json {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: ({ jsonSchema }) => dropSafeIntegerBounds(jsonSchema),
+  });
+  return json;
+}
+
 /** A prefault its own schema refuses (`{}` for secrets with required keys) is no default: the field must be sent. */
 function requirePrefaults(shape: Record<string, z.core.$ZodType>, jsonSchema: Json): void {
   const properties = (jsonSchema.properties ?? {}) as Record<string, Json>;
@@ -41,6 +57,7 @@ function requirePrefaults(shape: Record<string, z.core.$ZodType>, jsonSchema: Js
  */
 function adjust(io: Io) {
   return ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodTypes; jsonSchema: Json }) => {
+    dropSafeIntegerBounds(jsonSchema);
     const def = zodSchema._zod.def;
     const keys = jsonSchema.required as string[] | undefined;
     if (def.type === 'record' && keys && jsonSchema.additionalProperties) {
@@ -81,8 +98,7 @@ export class SchemaComponents {
 
   /** A schema written out in place (small ones: a parameter's), as it is sent. */
   inline(schema: z.ZodType): Json {
-    const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-    return json;
+    return inlineSchema(schema);
   }
 
   /** Converts every named schema; call once all names are in, before `ref`. */
