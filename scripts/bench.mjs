@@ -19,6 +19,7 @@ const benches = [
   'alerts-1000-down',
   'alert-crash',
   'status-page',
+  'lighthouse',
   'metrics-10k',
 ];
 
