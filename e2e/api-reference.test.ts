@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
-import { launchBrowser, screenshotPath, webDist } from './support/browser.js';
+import { launchBrowser, screenshotPath, signIn, webDist } from './support/browser.js';
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
@@ -89,5 +89,19 @@ describe('API reference', () => {
       await w.page.screenshot({ path: screenshotPath(`api-reference-${name}`) });
       await w.page.context().close();
     }
+  });
+
+  it('is linked from Settings → API keys, opening in a new tab', async () => {
+    const context = await browser.newContext({ viewport: desktop });
+    await signIn(context, app.url, app.owner.email, app.owner.password);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/settings/api-keys`);
+    const [reference] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: 'API reference' }).click(),
+    ]);
+    await reference.waitForURL(`${app.url}/api/docs`);
+    await reference.getByText('Pagewatch API').first().waitFor();
+    await context.close();
   });
 });

@@ -31,7 +31,11 @@ export function ApiKeysScreen() {
         <div>
           <h2 className="settings-title">API keys</h2>
           <p className="page-sub">
-            For scripts and CI calling the API. {admin ? 'You see every key.' : 'Your own keys.'}
+            For scripts and CI calling the API. {admin ? 'You see every key.' : 'Your own keys.'}{' '}
+            {/* Served by the server, outside the app's routes: a plain link, in a new tab. */}
+            <a href="/api/docs" target="_blank" rel="noopener">
+              API reference
+            </a>
           </p>
         </div>
         {!creating && !created && (
