@@ -21,7 +21,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // No public source maps (docs/security.md): `vite` in development has its own.
+    sourcemap: false,
     reportCompressedSize: true,
   },
 });

@@ -67,7 +67,8 @@ await runBench('auth', async () => {
   const env = printEnvironment();
   await preflight();
   const port = await freePort();
-  const child = spawnServer({ dataDir: tempDir('auth'), port });
+  // The server reports its auth figures (Server-Timing) in development only.
+  const child = spawnServer({ dataDir: tempDir('auth'), port, env: { NODE_ENV: 'development' } });
   await waitHealthy(port, child);
   await ensureSignedIn(port);
   const created = await request(port, '/api/v1/monitors', {

@@ -50,6 +50,8 @@ export interface AppDeps {
   webDist: string | null;
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** Server-Timing: auth;dur on authenticated answers (development only). */
+  authTiming?: boolean;
   /** Heartbeat of event streams (tests shorten it). */
   eventPingMs?: number;
   /** Public status pages and their render cache; built from `services` when absent. */
@@ -113,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => site.close());
   // Registers the custom-domain hook, which must run before authentication.
   statusPageRoutes(app, site);
-  await registerAuth(app, deps.services);
+  await registerAuth(app, deps.services, { authTiming: deps.authTiming ?? false });
 
   const api = new ApiRegistry();
   healthRoutes(app, deps.ping);

@@ -178,6 +178,7 @@ export async function composePagewatch(
   const app = await buildApp({
     services,
     trustProxy: config.trustProxy,
+    authTiming: config.development ?? false,
     ...(options.eventPingMs ? { eventPingMs: options.eventPingMs } : {}),
     hub,
     logger,

@@ -132,6 +132,8 @@ export interface Config {
   readonly notify: NotifyConfig;
   /** What /metrics exports and who may scrape it. */
   readonly metrics: MetricsConfig;
+  /** NODE_ENV=development: answers carry figures for dev tools (Server-Timing: auth). */
+  readonly development?: boolean;
 }
 
 export interface MetricsConfig {
@@ -205,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
       perMonitor: e.PAGEWATCH_METRICS_PER_MONITOR ?? true,
       monitorLimit: e.PAGEWATCH_METRICS_MONITOR_LIMIT,
     }),
+    development: env.NODE_ENV === 'development',
   });
 }
 

@@ -29,6 +29,18 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * Over TLS the session cookie is `__Host-` prefixed: browsers then hold it only if Secure,
+ * host-only and on Path=/, so no sibling subdomain or plain-http answer can plant or shadow it.
+ */
+const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const sessionCookieName = (request: FastifyRequest) =>
+  request.protocol === 'https' ? HOST_SESSION_COOKIE : SESSION_COOKIE;
+
+/** The session token this request carries, under the cookie name its scheme calls for. */
+export const sessionTokenOf = (request: FastifyRequest): string | undefined =>
+  request.cookies[sessionCookieName(request)];
+
 /** The API key or session token a request carries; a malformed Authorization header carries none. */
 function presented(request: FastifyRequest): { key: string } | { session: string } | null {
   const header = request.headers.authorization;
@@ -36,7 +48,7 @@ function presented(request: FastifyRequest): { key: string } | { session: string
     const [scheme, key] = header.split(' ');
     return scheme?.toLowerCase() === 'bearer' && key ? { key: key.trim() } : null;
   }
-  const token = request.cookies[SESSION_COOKIE];
+  const token = sessionTokenOf(request);
   return token ? { session: token } : null;
 }
 
@@ -50,7 +62,11 @@ async function identify(deps: ServiceDeps, request: FastifyRequest): Promise<Act
  * The single enforcement point of SPEC §6: each route's declared `access` is checked here,
  * before any handler or body parsing, so no handler needs its own permission code.
  */
-export async function registerAuth(app: FastifyInstance, deps: ServiceDeps): Promise<void> {
+export async function registerAuth(
+  app: FastifyInstance,
+  deps: ServiceDeps,
+  options: { authTiming?: boolean } = {},
+): Promise<void> {
   await app.register(fastifyCookie);
   app.decorateRequest('ctx', null as unknown as RequestContext);
   app.addHook('onRequest', async (request, reply) => {
@@ -72,8 +88,10 @@ export async function registerAuth(app: FastifyInstance, deps: ServiceDeps): Pro
       }
     }
     request.ctx = { actor, ip: request.ip, userAgent };
-    // Server-Timing shows what authentication cost, in browser dev tools and to the benchmark.
-    void reply.header('server-timing', `auth;dur=${(performance.now() - started).toFixed(3)}`);
+    // What authentication cost, for dev tools and the benchmark: development only, since the
+    // figure tells a cached credential from one just looked up.
+    if (options.authTiming)
+      void reply.header('server-timing', `auth;dur=${(performance.now() - started).toFixed(3)}`);
   });
 }
 
@@ -95,7 +113,7 @@ export function setSessionCookie(
   reply: FastifyReply,
   session: StartedSession,
 ): void {
-  void reply.setCookie(SESSION_COOKIE, session.token, {
+  void reply.setCookie(sessionCookieName(request), session.token, {
     httpOnly: true,
     sameSite: 'lax',
     secure: request.protocol === 'https',
@@ -104,11 +122,18 @@ export function setSessionCookie(
   });
 }
 
+/** Clears the session cookie under both names, whichever scheme set it. */
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   void reply.clearCookie(SESSION_COOKIE, {
     httpOnly: true,
     sameSite: 'lax',
     secure: request.protocol === 'https',
+    path: '/',
+  });
+  void reply.clearCookie(HOST_SESSION_COOKIE, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: true,
     path: '/',
   });
 }

@@ -39,6 +39,8 @@ export async function registerSpa(app: FastifyInstance, dist: string | null): Pr
     handler: async (request, reply) => {
       const pathname = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
       if (pathname.startsWith('/api/')) return answerUnrouted(request, reply);
+      // Source maps are not published, even if a build left some in the folder.
+      if (pathname.endsWith('.map')) return answerUnrouted(request, reply);
       if (namesFile(pathname)) return reply.sendFile(pathname.slice(1));
       // Read per request (it is tiny and in the page cache) so a rebuild needs no restart.
       const html = await fs.readFile(indexFile);

@@ -17,19 +17,16 @@ import { login, loginTotp } from '../../../services/auth/login.js';
 import { logout, logoutEverywhere } from '../../../services/auth/logout.js';
 import { changePassword } from '../../../services/auth/password.js';
 import { presentMe } from '../../../services/auth/presenters.js';
-import {
-  csrfTokenFor,
-  resolveSession,
-  rotateSession,
-  SESSION_COOKIE,
-} from '../../../services/auth/sessions.js';
+import { csrfTokenFor, resolveSession, rotateSession } from '../../../services/auth/sessions.js';
 import { setupOwner, setupRequired, setupTokenRequired } from '../../../services/auth/setup.js';
 import { confirmTotp, disableTotp, startTotpEnrolment } from '../../../services/auth/totp-enrol.js';
 import type { ServiceDeps } from '../../../services/deps.js';
-import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.js';
+import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../plugins/auth.js';
 import type { ApiRegistry } from '../../route.js';
 
 const tag = 'auth';
+// Sign-out also wipes what this browser kept of the signed-in app (cached answers, storage).
+const CLEAR_SITE_DATA = '"cache", "cookies", "storage"';
 const base = '/api/v1/auth';
 
 /** Sign-in, sessions and two-factor (SPEC §7 `auth`). */
@@ -46,7 +43,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     handler: async ({ ctx, request }) => {
       const required = await setupRequired(deps);
       // Answered here, always 200: a signed-out browser then never asks /auth/me for a 401.
-      const token = request.cookies[SESSION_COOKIE];
+      const token = sessionTokenOf(request);
       const signedIn = token ? (await resolveSession(deps, token)) !== null : false;
       return {
         setupRequired: required,
@@ -140,6 +137,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     handler: async ({ ctx, request, reply }) => {
       await logout(deps, ctx);
       clearSessionCookie(request, reply);
+      void reply.header('clear-site-data', CLEAR_SITE_DATA);
     },
   });
 
@@ -154,6 +152,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     handler: async ({ ctx, request, reply }) => {
       await logoutEverywhere(deps, ctx);
       clearSessionCookie(request, reply);
+      void reply.header('clear-site-data', CLEAR_SITE_DATA);
     },
   });
 
