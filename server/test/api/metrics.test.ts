@@ -81,7 +81,7 @@ describe.each(engines)('/metrics on %s', (engine) => {
       const common = { interval: 60, timeout: 5, retries: 0 };
       up = await create(t, {
         type: 'http',
-        name: 'Shop "EU" \\ main',
+        name: 'Shop "EU" \\ main\nÜber ✓',
         url: `${target.url}/ok`,
         ...common,
       });
@@ -125,10 +125,10 @@ describe.each(engines)('/metrics on %s', (engine) => {
 
     it('labels each series with the monitor id, its name (escaped) and its type', async () => {
       const { text, samples } = await scrape(t);
-      expect(text).toContain(`monitor_name="Shop \\"EU\\" \\\\ main"`);
+      expect(text).toContain(`monitor_name="Shop \\"EU\\" \\\\ main\\nÜber ✓"`);
       expect(pick(samples, 'pagewatch_monitor_up', of(up))[0]?.labels).toEqual({
         monitor_id: String(up.id),
-        monitor_name: 'Shop "EU" \\ main',
+        monitor_name: 'Shop "EU" \\ main\nÜber ✓',
         monitor_type: 'http',
       });
     });
