@@ -112,11 +112,19 @@ function operationsRoutes(): DocumentedRoute[] {
       tag: 'operations',
       summary: 'Prometheus metrics of the process, the checks and the notifier',
       description:
-        'Open unless the instance is configured to protect it with a bearer token or basic credentials.',
+        'Open unless the instance protects it with a bearer token or basic credentials (`PAGEWATCH_METRICS_*`, docs/configuration.md).',
       security: [{}, { metricsBearer: [] }, { metricsBasic: [] }],
       responses: {
         200: text('text/plain; version=0.0.4', 'The Prometheus text exposition format.'),
-        401: problemRef(401),
+        401: {
+          description: 'Protected, and the credentials are missing or wrong.',
+          headers: {
+            'WWW-Authenticate': header('The schemes the instance accepts (Bearer, Basic).'),
+          },
+          content: {
+            'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+          },
+        },
       },
     }),
     documented('get', '/api/v1/openapi.json', {
