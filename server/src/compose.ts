@@ -22,9 +22,9 @@ import { startRetention, type RetentionJob, type RetentionOptions } from './jobs
 import type { ServiceDeps } from './services/deps.js';
 import { MaintenanceIndex } from './services/maintenance/live-index.js';
 import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
+import { MonitorSeries } from './services/metrics/monitor-series.js';
 import { Dispatcher, type DispatcherOptions } from './notify/dispatcher.js';
 
-import { MonitorSeries } from './services/metrics/monitor-series.js';
 export interface Pagewatch {
   app: FastifyInstance;
   engine: Engine | null;
@@ -175,17 +175,6 @@ export async function composePagewatch(
     blockPrivateNotifyTargets: config.notify.blockPrivateTargets,
   };
   services.summaries = engine ? new MonitorSummaryCache(services) : null;
-  const app = await buildApp({
-    services,
-    trustProxy: config.trustProxy,
-    authTiming: config.development ?? false,
-    ...(options.eventPingMs ? { eventPingMs: options.eventPingMs } : {}),
-    hub,
-    logger,
-    metrics,
-    ping: () => database.ping(),
-    webDist: config.webDist,
-  });
   // Per-monitor series from a read model any process keeps; counters where checks run (ADR 16).
   const monitorSeries = config.metrics.perMonitor
     ? new MonitorSeries(services, {
@@ -195,6 +184,18 @@ export async function composePagewatch(
       })
     : null;
   if (monitorSeries) metrics.sources.push(() => monitorSeries.exposition());
+  const app = await buildApp({
+    services,
+    trustProxy: config.trustProxy,
+    authTiming: config.development ?? false,
+    ...(options.eventPingMs ? { eventPingMs: options.eventPingMs } : {}),
+    hub,
+    logger,
+    metrics,
+    metricsAccess: config.metrics,
+    ping: () => database.ping(),
+    webDist: config.webDist,
+  });
   app.server.on('listening', () => {
     const address = app.server.address();
     if (address && typeof address === 'object') {
@@ -202,7 +203,6 @@ export async function composePagewatch(
     }
   });
 
-    metricsAccess: config.metrics,
   let closing: Promise<void> | null = null;
   let stopHousekeeping = () => {};
   let retention: RetentionJob | null = null;
@@ -227,6 +227,7 @@ export async function composePagewatch(
     close: () =>
       (closing ??= (async () => {
         stopHousekeeping();
+        monitorSeries?.close();
         maintenance.stop();
         await retention?.stop();
         await app.close();
@@ -237,6 +238,5 @@ export async function composePagewatch(
         await bridge?.close();
         await database.close();
       })()),
-        monitorSeries?.close();
   };
 }
