@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { insertStatusPage } from '../support/status-pages.js';
 import { anonymous, jsonAs, login, sessionFor } from './helpers.js';
 
-const viaTls = { 'x-forwarded-proto': 'https' };
+const viaTls: Record<string, string> = { 'x-forwarded-proto': 'https' };
 
 /** The frame-ancestors sources of an answer's CSP. */
 const frameAncestors = (res: LightMyRequestResponse) =>

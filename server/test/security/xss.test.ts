@@ -42,7 +42,8 @@ describe.each(engines)('user-typed markup comes back as data on %s', (engine) =>
       description: `Before ${payload} after`,
       tags: [payload.slice(0, 40)],
       url: `https://example.com/search?q=${payload}`,
-      headers: [{ name: 'X-Note', value: payload }],
+      // A non-secret header: its value is shown back, so it must come back as data.
+      headers: [{ name: 'X-Note', secret: false, value: payload }],
       bodyType: 'raw',
       body: payload,
       assertions: [{ kind: 'keyword', value: payload, mode: 'present' }],
