@@ -2,6 +2,7 @@ import type { AuthStatus, Session } from '@pagewatch/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { api, isApiError, setCsrfToken } from '../../../lib/api';
 import { authKeys } from './keys';
+import { markSignedOut } from './session';
 
 export const authStatusQuery = () =>
   queryOptions({
@@ -19,9 +20,11 @@ export const meQuery = () =>
     queryFn: async ({ signal, client }): Promise<Session | null> => {
       // Asked only when the status (always 200) says so: a 401 would be a console error on
       // /login, and on every signed-out visit. Shares the status request already in flight.
+      // A session this app held and now finds gone (its event stream ended, a 401) ended on
+      // the server: the sign-in screen says so.
       const status = await client.fetchQuery({ ...authStatusQuery(), staleTime: 0 });
       if (!status.signedIn) {
-        setCsrfToken(null);
+        markSignedOut(client, false);
         return null;
       }
       try {
@@ -30,7 +33,7 @@ export const meQuery = () =>
         return session;
       } catch (error) {
         if (isApiError(error) && error.kind === 'unauthenticated') {
-          setCsrfToken(null);
+          markSignedOut(client, false);
           return null;
         }
         throw error;
