@@ -88,6 +88,9 @@ describe('errors of the framework and of HTTP itself are problem+json', () => {
     expectProblem(param, 414, 'uri_too_long');
     const query = await t.inject({ url: `/api/v1/monitors?q=${'q'.repeat(9000)}` });
     expectProblem(query, 414, 'uri_too_long');
+    // The problem names the path it is about, without echoing the over-long address back.
+    expect(query.json()).toMatchObject({ instance: '/api/v1/monitors' });
+    expect(param.body.length).toBeLessThan(1024);
   });
 
   it('answers what Node’s parser refuses over a real socket: 414, 431 and 400', async () => {

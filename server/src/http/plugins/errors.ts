@@ -40,6 +40,12 @@ export function problemOf(
   };
 }
 
+/** The path the problem is about: never its query, nor more than 512 characters of it (414). */
+function instanceOf(url: string): string {
+  const path = url.split('?', 1)[0] ?? url;
+  return path.length > 512 ? `${path.slice(0, 512)}…` : path;
+}
+
 export function sendProblem(
   reply: FastifyReply,
   request: FastifyRequest,
@@ -47,7 +53,7 @@ export function sendProblem(
   detail?: string,
   extra: Partial<Problem> = {},
 ): FastifyReply {
-  const body = problemOf(type, detail, { instance: request.url, ...extra });
+  const body = problemOf(type, detail, { instance: instanceOf(request.url), ...extra });
   if (type === 'internal') body.requestId = String(request.id);
   return reply.code(body.status).type(PROBLEM_JSON).send(body);
 }
