@@ -60,6 +60,20 @@ describe('a viewer in the browser', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('keeps the whole top bar in sight at every width, from phone to desktop', async () => {
+    await page.goto(`${app.url}/`);
+    for (const width of [390, 761, 800, 900, 1000, 1100, 1280]) {
+      await page.setViewportSize({ width, height: 700 });
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `${width} px scrolls sideways`).toBe(0);
+      const menu = await page.getByRole('button', { name: /account menu/i }).boundingBox();
+      expect(menu!.x + menu!.width, `${width} px: the account menu`).toBeLessThanOrEqual(width);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('explains the editor role on the create and edit screens', async () => {
     for (const path of ['/monitors/new', `/monitors/${monitorId}/edit`]) {
       await page.goto(`${app.url}${path}`);
