@@ -22,7 +22,14 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.js', '*.mjs', 'scripts/*.mjs', '.ci/*.mjs', 'bench/*.mjs'],
+          allowDefaultProject: [
+            '*.js',
+            '*.mjs',
+            'scripts/*.mjs',
+            'scripts/*.d.mts',
+            '.ci/*.mjs',
+            'bench/*.mjs',
+          ],
         },
         tsconfigRootDir: import.meta.dirname,
       },
