@@ -3,6 +3,7 @@ export * from './checks.js';
 export * from './stats.js';
 export * from './status-codes.js';
 export * from './monitors.js';
+export * from './monitor-rows.js';
 export * from './browser.js';
 export * from './assertions.js';
 export * from './json-path.js';

@@ -1,15 +1,20 @@
-import { appendRecent, type MonitorSummary, type ServerEvent } from '@pagewatch/contract';
+import {
+  appendRecent,
+  type MonitorRowsQuery,
+  type MonitorSummary,
+  type ServerEvent,
+} from '@pagewatch/contract';
 import { RECENT_KEEP } from '../../domain/monitor.js';
 import { uptimePercent } from '../../domain/percentiles.js';
 import type { ServiceDeps } from '../deps.js';
 import { maintenanceNow } from '../maintenance/now.js';
 import { countByStatus, presentSummary } from './present-summary.js';
+import { indexRow, RowPager, type IndexedRow } from './row-pager.js';
 
 // The 24 h uptime moves by a fraction of a percent per check; refreshing it this often is plenty.
 const UPTIME_EVERY_MS = 15_000;
 
-interface Row {
-  summary: MonitorSummary;
+interface Row extends IndexedRow {
   json: string;
 }
 
@@ -30,17 +35,21 @@ export class MonitorSummaryCache {
   private uptimeAt = 0;
   /** A flip moves the 24 h uptime at once; the next request must not show the old figure. */
   private uptimeStale = false;
+  private readonly pager = new RowPager(this.rows);
 
   constructor(private readonly deps: ServiceDeps) {
     deps.hub.subscribe(({ event }) => this.apply(event));
   }
 
+  /** The MonitorRowPage response body (one page of the dashboard), as JSON text. */
+  async pageJson(query: MonitorRowsQuery): Promise<string> {
+    await this.ready();
+    return this.pager.pageJson(query, this.deps.clock.now());
+  }
+
   /** The MonitorList response body, as JSON text. */
   async listJson(): Promise<string> {
-    await (this.loading ??= this.load());
-    if (this.uptimeStale || this.deps.clock.now() - this.uptimeAt > UPTIME_EVERY_MS) {
-      await this.refreshUptime();
-    }
+    await this.ready();
     this.order ??= [...this.rows.values()]
       .map((r) => r.summary)
       .sort(byName)
@@ -52,6 +61,13 @@ export class MonitorSummaryCache {
     }
     const counts = countByStatus([...this.rows.values()].map((r) => r.summary));
     return `{"items":[${parts.join(',')}],"counts":${JSON.stringify(counts)}}`;
+  }
+
+  private async ready(): Promise<void> {
+    await (this.loading ??= this.load());
+    if (this.uptimeStale || this.deps.clock.now() - this.uptimeAt > UPTIME_EVERY_MS) {
+      await this.refreshUptime();
+    }
   }
 
   private async load(): Promise<void> {
@@ -86,7 +102,14 @@ export class MonitorSummaryCache {
   private put(summary: MonitorSummary): void {
     const before = this.rows.get(summary.id)?.summary;
     if (!before || before.name !== summary.name) this.order = null;
-    this.rows.set(summary.id, { summary, json: JSON.stringify(summary) });
+    this.rows.set(summary.id, { ...indexRow(summary), json: JSON.stringify(summary) });
+    this.pager.changed(
+      !before ||
+        before.name !== summary.name ||
+        before.type !== summary.type ||
+        before.target !== summary.target ||
+        before.tags.join('\n') !== summary.tags.join('\n'),
+    );
   }
 
   private async reload(id: number): Promise<void> {
@@ -94,6 +117,7 @@ export class MonitorSummaryCache {
     if (!m) {
       this.rows.delete(id);
       this.order = null;
+      this.pager.changed(true);
       return;
     }
     const uptime = await this.deps.repos.monitors.uptime24h(this.deps.clock.now(), id);
@@ -118,6 +142,7 @@ export class MonitorSummaryCache {
         () => {
           this.loading = null;
           this.rows.clear();
+          this.pager.changed(true);
         },
       );
       return;

@@ -8,6 +8,8 @@ import {
   MonitorIdParams,
   MonitorInput,
   MonitorList,
+  MonitorRowPage,
+  MonitorRowsQuery,
   MonitorStats,
   StatsQuery,
 } from '@pagewatch/contract';
@@ -20,6 +22,7 @@ import { checkMonitorNow } from '../../../services/monitors/check-now.js';
 import { createMonitor } from '../../../services/monitors/create.js';
 import { getMonitor, monitorChannelIds } from '../../../services/monitors/get.js';
 import { listMonitors } from '../../../services/monitors/list.js';
+import { monitorRowsJson } from '../../../services/monitors/rows.js';
 import { setMonitorPaused } from '../../../services/monitors/pause.js';
 import { removeMonitor } from '../../../services/monitors/remove.js';
 import { updateMonitor } from '../../../services/monitors/update.js';
@@ -66,6 +69,22 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
         presentSummary(r.monitor, r.uptime24h, r.maintenance),
       );
       return { items, counts: countByStatus(items) };
+    },
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: `${base}/rows`,
+    operationId: 'listMonitorRows',
+    access: 'viewer',
+    tag,
+    summary:
+      'One page of the dashboard list: compact rows filtered and ordered by the server, with counts for the filters',
+    query: MonitorRowsQuery,
+    responses: { 200: MonitorRowPage },
+    handler: async ({ query, reply }) => {
+      void reply.type('application/json; charset=utf-8');
+      return monitorRowsJson(deps, query);
     },
   });
 

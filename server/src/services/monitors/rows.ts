@@ -1,0 +1,18 @@
+import type { MonitorRowsQuery } from '@pagewatch/contract';
+import type { ServiceDeps } from '../deps.js';
+import { listMonitors } from './list.js';
+import { presentSummary } from './present-summary.js';
+import { indexRow, RowPager, type IndexedRow } from './row-pager.js';
+
+/**
+ * One page of the dashboard list as JSON text: from the read model where this process has one,
+ * else from the database (a web-only process), paged the same way.
+ */
+export async function monitorRowsJson(deps: ServiceDeps, query: MonitorRowsQuery): Promise<string> {
+  if (deps.summaries) return deps.summaries.pageJson(query);
+  const rows = new Map<number, IndexedRow>();
+  for (const r of await listMonitors(deps)) {
+    rows.set(r.monitor.id, indexRow(presentSummary(r.monitor, r.uptime24h, r.maintenance)));
+  }
+  return new RowPager(rows).pageJson(query, deps.clock.now());
+}
