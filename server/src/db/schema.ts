@@ -347,7 +347,41 @@ export interface StatusSubscribersTable {
   unsubscribed_at: Millis | null;
 }
 
+/** A live or recently dead process (migration 015); dead once its heartbeat is older than the expiry. */
+export interface ClusterMembersTable {
+  /** Random per process start. */
+  id: string;
+  /** hostname:pid */
+  name: string;
+  version: string;
+  capacity: number;
+  roles: string;
+  started_at: Millis;
+  heartbeat_at: Millis;
+}
+
+/** A partition lease or a singleton lease: owner, fencing epoch, expiry on the database clock. */
+export interface ClusterLeaseColumns {
+  owner: string | null;
+  epoch: Generated<number>;
+  expires_at: Generated<Millis>;
+  acquired_at: Millis | null;
+  /** Who held it before the last acquisition or release (takeovers are counted by it). */
+  previous_owner: string | null;
+}
+
+export interface ClusterPartitionsTable extends ClusterLeaseColumns {
+  id: number;
+}
+
+export interface ClusterSingletonsTable extends ClusterLeaseColumns {
+  name: string;
+}
+
 export interface DB {
+  cluster_members: ClusterMembersTable;
+  cluster_partitions: ClusterPartitionsTable;
+  cluster_singletons: ClusterSingletonsTable;
   notification_channels: NotificationChannelsTable;
   monitor_channels: MonitorChannelsTable;
   deliveries: DeliveriesTable;

@@ -3,6 +3,7 @@ import { apiKeysRepository } from './api-keys.js';
 import { auditRepository } from './audit.js';
 import { incidentsRepository } from './incidents.js';
 import { browserRunsRepository } from './browser-runs.js';
+import { clusterRepository } from './cluster.js';
 import { deliveriesRepository } from './deliveries.js';
 import { OutboxSignal } from '../../lib/outbox-signal.js';
 import { loginFailuresRepository } from './login-failures.js';
@@ -44,6 +45,7 @@ export function repositories(database: Database) {
     notificationChannels: notificationChannelsRepository(database.db),
     deliveryLog: deliveryLogRepository(database.db),
     statusPublic: statusPublicRepository(database.db),
+    cluster: clusterRepository(database.db, database.engine),
   };
 }
 
