@@ -48,6 +48,11 @@ export interface MonitorsTable {
   alert_rules: string | null;
   /** JSON alert state (flap history, what was announced); null before the first alert. */
   alert_state: string | null;
+  /** The round of the last result recorded (migration 014); null before rounds. */
+  last_round: number | null;
+  /** When that round was due: the result-write guard orders results by (this, last_attempt). */
+  last_round_due: Millis | null;
+  last_attempt: number | null;
 }
 
 export interface CheckResultsTable {
@@ -67,6 +72,8 @@ export interface CheckResultsTable {
   error_message: string | null;
   response_size: number | null;
   cert_expires_at: Millis | null;
+  /** The monitor's round this result belongs to (migration 014); null for older rows. */
+  round: number | null;
 }
 
 /** A browser check's measurements beside its result (migration 009). */
@@ -290,6 +297,8 @@ export interface DeliveriesTable {
   last_error: string | null;
   created_at: Millis;
   sent_at: Millis | null;
+  /** Unique per (event, channel): a second enqueue of the same alert is a no-op; sent as Idempotency-Key. */
+  idempotency_key: string | null;
 }
 
 export interface StatusPagesTable {

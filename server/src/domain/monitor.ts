@@ -9,6 +9,7 @@ import {
   type MonitorType,
 } from '@pagewatch/contract';
 import type { MonitorState } from './monitor-state.js';
+import type { RoundKey } from './schedule.js';
 
 export const commonKeys = monitorCommonKeys;
 
@@ -61,6 +62,8 @@ export interface MonitorRecord extends Omit<Common, 'type'> {
   pushToken?: string | null;
   /** Push monitors: when the last ping arrived; null before the first. */
   lastPingAt?: number | null;
+  /** The round key of the last result recorded (domain/schedule.ts); absent before one. */
+  lastRound?: RoundKey | null;
 }
 
 /** The settings of a monitor known to be of `type` (a registry entry's own type). */

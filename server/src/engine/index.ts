@@ -59,7 +59,10 @@ export function createEngine(deps: EngineDeps) {
       }
     },
     logger,
-    { onDrop: () => metrics.writesDropped.inc() },
+    {
+      onDrop: () => metrics.writesDropped.inc(),
+      onDuplicate: (n) => metrics.duplicatesDropped.inc(n),
+    },
   );
 
   // Started with the scheduler: a check that timed out while this process stalled isn't counted.

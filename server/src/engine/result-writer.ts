@@ -9,6 +9,8 @@ export interface ResultWriterOptions {
   maxQueue?: number;
   /** Called for every result dropped because the queue was full. */
   onDrop?: () => void;
+  /** Called with how many results were duplicates of rounds already recorded (another process's). */
+  onDuplicate?: (count: number) => void;
 }
 
 /**
@@ -41,9 +43,11 @@ export class ResultWriter {
     this.flushMs = options.flushMs ?? 50;
     this.maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
     this.onDrop = options.onDrop;
+    this.onDuplicate = options.onDuplicate;
   }
 
   private readonly onDrop: (() => void) | undefined;
+  private readonly onDuplicate: ((count: number) => void) | undefined;
 
   get pending(): number {
     return this.queue.length;
@@ -97,7 +101,7 @@ export class ResultWriter {
       // SQLite writes are synchronous: let due checks start between batches of a backlog.
       await yieldToLoop();
       try {
-        this.onWritten(await this.results.writeBatch(batch));
+        this.written(batch.length, await this.results.writeBatch(batch));
       } catch (err) {
         // One bad row (e.g. its monitor was just deleted) must not sink the batch.
         this.logger.warn(
@@ -109,9 +113,15 @@ export class ResultWriter {
     }
   }
 
+  /** A write the repository left out was a duplicate: a missing monitor throws instead. */
+  private written(sent: number, written: InsertedResult[]): void {
+    if (written.length < sent) this.onDuplicate?.(sent - written.length);
+    this.onWritten(written);
+  }
+
   private async writeAlone(write: ResultWrite): Promise<void> {
     try {
-      this.onWritten(await this.results.writeBatch([write]));
+      this.written(1, await this.results.writeBatch([write]));
     } catch (err) {
       this.logger.debug({ err, monitorId: write.monitorId }, 'dropped result of a missing monitor');
     }

@@ -1,9 +1,18 @@
 import { setMaxListeners } from 'node:events';
 import type { CheckRun } from '../domain/check-run.js';
-import { applyOutcome, type NextCheck } from '../domain/monitor-state.js';
+import { applyOutcome } from '../domain/monitor-state.js';
 import { overloadVerdict, type OverloadVerdict } from '../domain/overload.js';
 import { pushRecent, type MonitorRecord } from '../domain/monitor.js';
-import { BurstSpreader, firstDue, nextDue } from '../domain/schedule.js';
+import {
+  BurstSpreader,
+  dueOf,
+  keyAfter,
+  nextSlot,
+  resumeSlot,
+  roundAt,
+  type RoundKey,
+  type Slot as Planned,
+} from '../domain/schedule.js';
 import type { ResultWrite } from '../db/repositories/results.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -12,6 +21,10 @@ import { MinHeap } from '../lib/min-heap.js';
 interface Entry {
   monitor: MonitorRecord;
   due: number;
+  /** The round the next check belongs to (an extra check belongs to the current round). */
+  round: number;
+  /** The key of the last result recorded for this monitor; results after it count up from it. */
+  last: RoundKey | null;
   /** Bumped on every reschedule; heap items with an older generation are stale. */
   gen: number;
   running: boolean;
@@ -76,7 +89,12 @@ export class Scheduler {
   load(monitors: readonly MonitorRecord[]): void {
     const now = this.deps.clock.now();
     for (const m of monitors) {
-      this.put(m, firstDue(m.id, m.interval * 1000, m.lastCheck?.at ?? null, now));
+      const i = m.interval * 1000;
+      // Rows written before rounds have only a time: the round it fell in stands for it.
+      const lastDue =
+        m.lastRound?.roundDue ??
+        (m.lastCheck ? dueOf(m.id, i, roundAt(m.id, i, m.lastCheck.at)) : null);
+      this.put(m, resumeSlot(m.id, i, lastDue, now));
     }
     this.arm();
   }
@@ -88,11 +106,11 @@ export class Scheduler {
     const existing = this.entries.get(monitor.id);
     if (existing) {
       existing.monitor = monitor;
-      if (!existing.running) this.reschedule(existing, this.deps.clock.now());
+      if (!existing.running) this.checkExtra(existing);
     } else {
       this.put(
         monitor,
-        this.spreader.firstDue(monitor.id, monitor.interval * 1000, this.deps.clock.now()),
+        this.spreader.firstSlot(monitor.id, monitor.interval * 1000, this.deps.clock.now()),
       );
     }
     this.arm();
@@ -112,10 +130,19 @@ export class Scheduler {
     const entry = this.entries.get(id);
     if (!entry || this.stopped) return false;
     if (!entry.running) {
-      this.reschedule(entry, this.deps.clock.now());
+      this.checkExtra(entry);
       this.arm();
     }
     return true;
+  }
+
+  /** A check outside the plan (check-now, an edit): now, as a further attempt of the current round. */
+  private checkExtra(entry: Entry): void {
+    const now = this.deps.clock.now();
+    this.reschedule(entry, {
+      round: roundAt(entry.monitor.id, entry.monitor.interval * 1000, now),
+      due: now,
+    });
   }
 
   /**
@@ -139,7 +166,11 @@ export class Scheduler {
       errorMessage: run.errorMessage,
     };
     m.lastPingAt = at;
+    // A ping is a further attempt of the round it arrived in: every ping counts, none twice.
+    const round = keyAfter(entry.last, id, m.interval * 1000, roundAt(id, m.interval * 1000, at));
+    entry.last = round;
     this.deps.record({
+      round,
       monitorId: id,
       at,
       run,
@@ -151,7 +182,7 @@ export class Scheduler {
     });
     // A check in flight reschedules itself when it ends, and notBefore holds it then.
     if (!entry.running) {
-      this.reschedule(entry, this.deps.notBefore?.(m) ?? at + m.interval * 1000);
+      this.reschedule(entry, this.slotAt(m, this.deps.notBefore?.(m) ?? at + m.interval * 1000));
       this.arm();
     }
     return true;
@@ -172,16 +203,23 @@ export class Scheduler {
     this.abort.abort();
   }
 
-  private put(monitor: MonitorRecord, due: number): void {
-    const entry: Entry = { monitor, due, gen: 0, running: false, discarded: 0 };
+  private put(monitor: MonitorRecord, { round, due }: Planned): void {
+    const last = monitor.lastRound ?? null;
+    const entry: Entry = { monitor, due, round, last, gen: 0, running: false, discarded: 0 };
     this.entries.set(monitor.id, entry);
     this.heap.push({ id: monitor.id, due, gen: 0 });
   }
 
-  private reschedule(entry: Entry, due: number): void {
+  private reschedule(entry: Entry, { round, due }: Planned): void {
     entry.due = due;
+    entry.round = round;
     entry.gen += 1;
     this.heap.push({ id: entry.monitor.id, due, gen: entry.gen });
+  }
+
+  /** A check at `due` outside the plan (a retry, a push deadline) is in the round `due` falls in. */
+  private slotAt(m: MonitorRecord, due: number, atLeast = -Infinity): Planned {
+    return { round: Math.max(atLeast, roundAt(m.id, m.interval * 1000, due)), due };
   }
 
   private arm(): void {
@@ -229,12 +267,13 @@ export class Scheduler {
 
   private async execute(entry: Entry, due: number, startedAt: number): Promise<void> {
     const monitor = entry.monitor;
+    const round = entry.round;
     // A push monitor's check is only due when nothing arrived in time; until then, wait.
     const notBefore = this.deps.notBefore?.(monitor) ?? null;
     if (notBefore !== null && notBefore > startedAt) {
       entry.running = false;
       if (this.entries.get(monitor.id) === entry && !this.stopped) {
-        this.reschedule(entry, notBefore);
+        this.reschedule(entry, this.slotAt(monitor, notBefore));
         this.arm();
       }
       return;
@@ -246,7 +285,10 @@ export class Scheduler {
       this.deps.logger.error({ err, monitorId: monitor.id }, 'check crashed');
       entry.running = false;
       if (this.entries.get(monitor.id) === entry)
-        this.reschedule(entry, nextDue(due, monitor.interval * 1000, this.deps.clock.now()));
+        this.reschedule(
+          entry,
+          nextSlot(monitor.id, monitor.interval * 1000, round, this.deps.clock.now()),
+        );
       this.arm();
       return;
     }
@@ -261,7 +303,9 @@ export class Scheduler {
       entry.discarded += 1;
       this.deps.onDiscard?.(verdict, monitor.id);
       if (current === entry && !this.stopped) {
-        this.reschedule(current, endedAt + Math.min(OVERLOAD_RETRY_MS, monitor.interval * 1000));
+        // The same round again: nothing was recorded for it.
+        const retryAt = endedAt + Math.min(OVERLOAD_RETRY_MS, monitor.interval * 1000);
+        this.reschedule(current, { round, due: retryAt });
         this.arm();
       }
       return;
@@ -276,6 +320,8 @@ export class Scheduler {
     });
     latest.state = transition.next;
     latest.recent = pushRecent(latest.recent, [run.outcome, run.latencyMs]);
+    const key = keyAfter(entry.last, monitor.id, latest.interval * 1000, round);
+    entry.last = key;
     latest.lastCheck = {
       at: startedAt,
       outcome: run.outcome,
@@ -285,6 +331,7 @@ export class Scheduler {
       errorMessage: run.errorMessage,
     };
     this.deps.record({
+      round: key,
       monitorId: monitor.id,
       at: startedAt,
       run,
@@ -298,11 +345,15 @@ export class Scheduler {
     });
     if (current === entry && !this.stopped) {
       const now = this.deps.clock.now();
+      const i = latest.interval * 1000;
+      // Retries and the confirming re-check stay in this round unless they fall in a later one.
       this.reschedule(
         current,
         transition.nextCheck === 'confirm'
-          ? now + CONFIRM_DELAY_MS
-          : nextDue(due, delayFor(transition.nextCheck, latest), now),
+          ? this.slotAt(latest, now + CONFIRM_DELAY_MS, round)
+          : transition.nextCheck === 'retry'
+            ? this.slotAt(latest, Math.max(due + retryDelay(latest), now), round)
+            : nextSlot(monitor.id, i, round, now),
       );
       this.arm();
     }
@@ -314,7 +365,6 @@ export const CONFIRM_DELAY_MS = 1000;
 /** A check whose result was thrown away (Pagewatch overloaded) runs again after at most this. */
 const OVERLOAD_RETRY_MS = 5000;
 
-function delayFor(next: Exclude<NextCheck, 'confirm'>, m: MonitorRecord): number {
-  if (next === 'retry') return (m.retryInterval ?? m.interval) * 1000;
-  return m.interval * 1000;
+function retryDelay(m: MonitorRecord): number {
+  return (m.retryInterval ?? m.interval) * 1000;
 }

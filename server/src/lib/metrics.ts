@@ -6,6 +6,7 @@ import {
   SubscriberNotice,
 } from '@pagewatch/contract';
 import client from 'prom-client';
+import { clusterMetrics } from './cluster-metrics.js';
 import { MonitorCounters } from './monitor-counters.js';
 
 /** The process's Prometheus registry and the engine's own instruments. */
@@ -64,6 +65,11 @@ export function createMetrics() {
     help: 'Check results dropped because the write queue was full (the database is too slow)',
     registers: [registry],
   });
+  const duplicatesDropped = new client.Counter({
+    name: 'pagewatch_results_duplicate_dropped_total',
+    help: 'Check results not written because their round was already recorded (by another process)',
+    registers: [registry],
+  });
   new client.Gauge({
     name: 'pagewatch_monitors_scheduled',
     help: 'Monitors the scheduler is running',
@@ -112,7 +118,10 @@ export function createMetrics() {
     checks,
     discarded,
     writesDropped,
+    duplicatesDropped,
     probes,
+    /** Membership and leases (ADR 21); compose points the probes at the member. */
+    cluster: clusterMetrics(registry),
     ...notificationMetrics(registry, probes),
   };
 }

@@ -14,6 +14,8 @@ export interface AttemptContext {
   publicUrl: string | null;
   timeoutMs: number;
   deliveryId: number;
+  /** The delivery's idempotency key (null on rows queued before keys existed). */
+  idempotencyKey?: string | null;
   /** Refuse loopback and private addresses too (PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS). */
   blockPrivate: boolean;
 }
@@ -81,6 +83,7 @@ export async function bounded(
     publicUrl: ctx.publicUrl,
     timeoutMs: ctx.timeoutMs,
     deliveryId: ctx.deliveryId,
+    idempotencyKey: ctx.idempotencyKey ?? null,
     signal: abort.signal,
     egress: channelEgress(ctx.blockPrivate),
   };

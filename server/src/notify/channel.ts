@@ -38,6 +38,11 @@ export interface SendContext {
   egress: EgressPolicy;
   /** Stable across retries of one delivery: receivers can de-duplicate with it. */
   deliveryId: number;
+  /**
+   * Unique per (event, channel) and the same whichever process sends it or how often; null
+   * for a test send or a row queued before keys existed.
+   */
+  idempotencyKey?: string | null;
 }
 
 /** One kind of channel: its send, and nothing else (the config schema lives in contract/). */

@@ -194,6 +194,7 @@ export class Dispatcher {
       publicUrl: o.publicUrl,
       timeoutMs: o.timeoutMs,
       deliveryId: d.id,
+      idempotencyKey: d.idempotencyKey,
       blockPrivate: o.blockPrivate,
     };
     let outcome: AttemptOutcome;

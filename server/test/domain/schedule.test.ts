@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { firstDue, nextDue, phaseOffset } from '../../src/domain/schedule.js';
+import {
+  dueOf,
+  keyAfter,
+  nextSlot,
+  phaseOf,
+  phaseOffset,
+  resumeSlot,
+  roundAt,
+} from '../../src/domain/schedule.js';
 import { percentile, uptimePercent } from '../../src/domain/percentiles.js';
 import { windowRange } from '../../src/domain/windows.js';
 import { MinHeap } from '../../src/lib/min-heap.js';
@@ -19,30 +27,74 @@ describe('spreading first runs', () => {
     }
   });
 
-  it('a monitor checked recently waits out its interval after a restart', () => {
-    expect(firstDue(7, 60_000, 1_000_000 - 20_000, 1_000_000)).toBe(1_040_000);
+  it('phases spread 1,000 monitors at 60 s over the whole interval', () => {
+    const perTenth = new Array<number>(10).fill(0);
+    for (let id = 1; id <= 1000; id++) perTenth[Math.floor(phaseOf(id, 60_000) / 6000)]! += 1;
+    expect(Math.max(...perTenth)).toBeLessThanOrEqual(200);
+    expect(Math.min(...perTenth)).toBeGreaterThanOrEqual(50);
   });
 
-  it('an overdue or never-checked monitor runs within its spread from now', () => {
-    const now = 5_000_000;
-    for (const last of [null, now - 3_600_000]) {
-      const due = firstDue(42, 60_000, last, now);
-      expect(due).toBeGreaterThanOrEqual(now);
-      expect(due).toBeLessThan(now + 60_000);
+  it('a monitor whose current round has a result resumes at the next round after a restart', () => {
+    const now = 1_000_000_000;
+    const current = roundAt(7, 60_000, now);
+    const slot = resumeSlot(7, 60_000, dueOf(7, 60_000, current), now);
+    expect(slot).toEqual({ round: current + 1, due: dueOf(7, 60_000, current + 1) });
+  });
+
+  it('a current round without a result runs once, within its spread and before the next round', () => {
+    const now = 5_000_000_000;
+    for (let id = 1; id < 300; id++) {
+      for (const last of [null, now - 3_600_000]) {
+        const slot = resumeSlot(id, 60_000, last, now);
+        const current = roundAt(id, 60_000, now);
+        expect(slot.due).toBeGreaterThanOrEqual(now);
+        expect(slot.due).toBeLessThan(now + 60_000);
+        // Never an older round; the current one only while it lasts.
+        if (slot.round === current) expect(slot.due).toBeLessThan(dueOf(id, 60_000, current + 1));
+        else expect(slot).toEqual({ round: current + 1, due: dueOf(id, 60_000, current + 1) });
+      }
     }
   });
 
-  it('a last check stamped in the future (clock moved back) is capped at one interval', () => {
-    expect(firstDue(1, 60_000, 10_000_000, 1_000_000)).toBe(1_060_000);
+  it('a last round in the future (clock moved back) waits for the next round', () => {
+    const now = 1_000_000_000;
+    expect(resumeSlot(1, 60_000, now + 600_000, now).round).toBe(roundAt(1, 60_000, now) + 1);
   });
 });
 
-describe('next due time', () => {
-  it('follows the plan, not completion time, so checks do not drift', () => {
-    expect(nextDue(100_000, 10_000, 100_350)).toBe(110_000);
+describe('rounds', () => {
+  it('are numbered from the epoch the same way everywhere, and a round is due where it starts', () => {
+    for (const id of [1, 2, 99, 123_456]) {
+      for (const interval of [20_000, 60_000, 300_000, 86_400_000]) {
+        const r = roundAt(id, interval, Date.UTC(2026, 10, 25, 12));
+        expect(roundAt(id, interval, dueOf(id, interval, r))).toBe(r);
+        expect(roundAt(id, interval, dueOf(id, interval, r + 1) - 1)).toBe(r);
+        expect(dueOf(id, interval, r + 1) - dueOf(id, interval, r)).toBe(interval);
+        expect(dueOf(id, interval, 0)).toBe(phaseOf(id, interval));
+      }
+    }
   });
-  it('resumes from now after the machine fell behind, without a burst', () => {
-    expect(nextDue(100_000, 10_000, 125_000)).toBe(125_000);
+
+  it('follow the plan, not completion time, so checks do not drift', () => {
+    const r = roundAt(5, 10_000, 100_000_000);
+    const late = dueOf(5, 10_000, r) + 350;
+    expect(nextSlot(5, 10_000, r, late)).toEqual({ round: r + 1, due: dueOf(5, 10_000, r + 1) });
+  });
+
+  it('resume at the current round after the machine fell behind, never a backlog', () => {
+    const r = roundAt(5, 10_000, 100_000_000);
+    const now = dueOf(5, 10_000, r) + 25_000;
+    expect(nextSlot(5, 10_000, r, now).round).toBe(r + 2);
+  });
+
+  it('key results: attempt 0 for a round, counting up within it, never backwards', () => {
+    const first = keyAfter(null, 3, 60_000, 10);
+    expect(first).toEqual({ round: 10, roundDue: dueOf(3, 60_000, 10), attempt: 0 });
+    expect(keyAfter(first, 3, 60_000, 10).attempt).toBe(1);
+    expect(keyAfter(first, 3, 60_000, 11).attempt).toBe(0);
+    // The interval was edited: the new numbering's round is due earlier than the last one.
+    const edited = keyAfter({ roundDue: dueOf(3, 60_000, 10), attempt: 2 }, 3, 300_000, 1);
+    expect(edited).toEqual({ round: 1, roundDue: dueOf(3, 60_000, 10), attempt: 3 });
   });
 });
 

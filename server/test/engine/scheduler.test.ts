@@ -4,9 +4,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CheckRun } from '../../src/domain/check-run.js';
 import { splitInput, type MonitorRecord } from '../../src/domain/monitor.js';
 import type { ResultWrite } from '../../src/db/repositories/results.js';
+import { dueOf, roundAt } from '../../src/domain/schedule.js';
 import { Scheduler } from '../../src/engine/scheduler.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { checkRun, downRun, monitorInput } from '../support/factories.js';
+
+/** The first round of monitor `id` due after `t` (ms since T0 in, out), on its epoch grid. */
+function nextRound(id: number, intervalS: number, t0: number, t: number): number {
+  const i = intervalS * 1000;
+  return dueOf(id, i, roundAt(id, i, t0 + t) + 1) - t0;
+}
 
 function record(id: number, overrides: Partial<MonitorRecord> = {}): MonitorRecord {
   const { common, settings } = splitInput(monitorInput({ interval: 10, timeout: 5 }));
@@ -103,20 +110,31 @@ describe('scheduler', () => {
     expect(Math.max(...perSecond)).toBeLessThanOrEqual(200);
   });
 
-  it('runs each monitor at its interval without drifting', async () => {
+  it('runs each monitor at its interval without drifting, on its rounds after the first check', async () => {
     scheduler.upsert(record(1, { interval: 10 }));
     await vi.advanceTimersByTimeAsync(60_000);
+    const first = nextRound(1, 10, T0, 0);
     expect(starts.map((s) => s.at - T0)).toEqual([
-      0, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000,
+      0,
+      ...Array.from({ length: 6 }, (_, k) => first + k * 10_000).filter((t) => t <= 60_000),
     ]);
+    // Each result carries its round: the first check is an extra one in the current round.
+    const r0 = roundAt(1, 10_000, T0);
+    expect(writes.map((w) => [w.round!.round, w.round!.attempt])).toEqual(
+      writes.map((_, k) => [r0 + k, 0]),
+    );
   });
 
   it('spaces retries by the retry interval and confirms a DOWN with an immediate re-check', async () => {
     outcomes.set(1, ['up', 'down', 'down', 'down', 'down']);
     scheduler.upsert(record(1, { interval: 60, retries: 2, retryInterval: 10 }));
-    await vi.advanceTimersByTimeAsync(60_000 + 10_000 + 1_000 + 60_000);
-    // up; first failure; a retry 10 s later; the confirming re-check 1 s after that; interval.
-    expect(starts.map((s) => s.at - T0)).toEqual([0, 60_000, 70_000, 71_000, 131_000]);
+    const d1 = nextRound(1, 60, T0, 0);
+    await vi.advanceTimersByTimeAsync(d1 + 60_000);
+    // up; first failure; a retry 10 s later; the confirming re-check 1 s after that; next round.
+    expect(starts.map((s) => s.at - T0)).toEqual([0, d1, d1 + 10_000, d1 + 11_000, d1 + 60_000]);
+    // Retries and the re-check are further attempts of the failing round.
+    expect(writes.map((w) => w.round!.attempt)).toEqual([0, 0, 1, 2, 0]);
+    expect(new Set(writes.slice(1, 4).map((w) => w.round!.round)).size).toBe(1);
     expect(writes.map((w) => w.status)).toEqual(['up', 'up', 'up', 'down', 'down']);
     expect(writes.map((w) => w.flip && `${w.flip.from}->${w.flip.to}`)).toEqual([
       'pending->up',
@@ -130,9 +148,10 @@ describe('scheduler', () => {
   it('a failure the immediate re-check does not see never becomes a DOWN', async () => {
     outcomes.set(1, ['up', 'down', 'up', 'up']);
     scheduler.upsert(record(1, { interval: 60, retries: 1 }));
-    await vi.advanceTimersByTimeAsync(60_000 + 1_000 + 60_000);
-    // The interval counts from the re-check.
-    expect(starts.map((s) => s.at - T0)).toEqual([0, 60_000, 61_000, 121_000]);
+    const d1 = nextRound(1, 60, T0, 0);
+    await vi.advanceTimersByTimeAsync(d1 + 60_000);
+    // The re-check does not move the plan: the next round is due where it always was.
+    expect(starts.map((s) => s.at - T0)).toEqual([0, d1, d1 + 1_000, d1 + 60_000]);
     expect(writes.map((w) => w.status)).toEqual(['up', 'up', 'up', 'up']);
   });
 
@@ -167,9 +186,10 @@ describe('scheduler', () => {
     outcomes.set(1, ['up', 'down', 'down', 'down', 'up']);
     scheduler.upsert(record(1, { interval: 60, retries: 2, retryInterval: 10 }));
     // Retry after 10 s, the confirming re-check 1 s later, then back to the interval.
-    await vi.advanceTimersByTimeAsync(60_000 + 10_000 + 1_000 + 60_000);
+    const d1 = nextRound(1, 60, T0, 0);
+    await vi.advanceTimersByTimeAsync(d1 + 60_000);
     expect(writes.map((w) => w.status)).toEqual(['up', 'up', 'up', 'down', 'up']);
-    const first = { at: T0 + 60_000, code: 'connect_refused', message: 'Connection refused' };
+    const first = { at: T0 + d1, code: 'connect_refused', message: 'Connection refused' };
     expect(writes.map((w) => w.firstFailure ?? null)).toEqual([null, first, first, first, null]);
   });
 

@@ -52,6 +52,17 @@ describe('webhook', () => {
     });
   });
 
+  it("sends the delivery's idempotency key, the same on every resend", async () => {
+    const key = 'm:42:r1767225635761.0:monitor.down:0:c7';
+    const target = targetOf('webhook', { url: r.url }, {});
+    await send(target, downEvent(), sendContext({ idempotencyKey: key }));
+    await send(target, downEvent(), sendContext({ idempotencyKey: key }));
+    expect(r.requests.map((q) => q.headers['idempotency-key'])).toEqual([key, key]);
+    // A row queued before keys existed still gets a stable one: its delivery id.
+    await send(target, downEvent());
+    expect(r.requests[2]!.headers['idempotency-key']).toBe('pagewatch-delivery-99');
+  });
+
   it('uses the configured method', async () => {
     await send(targetOf('webhook', { url: r.url, method: 'PUT' }, {}), downEvent());
     expect(r.requests[0]!.method).toBe('PUT');

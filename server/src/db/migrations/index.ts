@@ -20,6 +20,7 @@ import { notifications } from './010-notifications.js';
 import { statusPages } from './011-status-pages.js';
 import { incidentAutoTitle } from './012-incident-auto-title.js';
 import { headerSecrets, type Sealer } from './013-header-secrets.js';
+import { rounds } from './014-rounds.js';
 import { cluster } from './015-cluster.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -45,6 +46,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '011-status-pages': statusPages(engine),
     '012-incident-auto-title': incidentAutoTitle(),
     '013-header-secrets': headerSecrets(options.seal),
+    '014-rounds': rounds(),
     '015-cluster': cluster(),
   };
 }

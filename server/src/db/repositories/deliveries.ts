@@ -1,4 +1,5 @@
 import type { AlertEvent, ChannelKind, Incident, MessageTemplate } from '@pagewatch/contract';
+import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { incidentAlert, type IncidentAlertKind } from '../../domain/alerting/index.js';
 import type { DB } from '../schema.js';
@@ -14,15 +15,19 @@ export interface OutboxEntry {
   /** "m:<monitorId>" or "i:<incidentId>": deliveries with one key reach a channel in order. */
   orderKey: string;
   monitorId: number | null;
+  /** The event's identity, the same in every process that could queue it; the channel is appended. */
+  key: string;
 }
 
+/** Queues one row per channel; a row whose idempotency key exists already is not queued again. */
 async function insertFor(trx: Transaction<DB>, channelIds: number[], e: OutboxEntry, now: number) {
   if (channelIds.length === 0) return 0;
   const payload = JSON.stringify(e.event);
-  await trx
+  const rows = await trx
     .insertInto('deliveries')
     .values(
       channelIds.map((channel_id) => ({
+        idempotency_key: `${e.key}:c${channel_id}`,
         channel_id,
         subscriber_id: null,
         monitor_id: e.monitorId,
@@ -35,8 +40,10 @@ async function insertFor(trx: Transaction<DB>, channelIds: number[], e: OutboxEn
         created_at: now,
       })),
     )
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
     .execute();
-  return channelIds.length;
+  return rows.length;
 }
 
 /** Enabled channels linked to any of these monitors, each once. */
@@ -67,18 +74,27 @@ async function defaultChannels(db: Db): Promise<number[]> {
 
 /**
  * Queues a monitor's alerts for each enabled channel linked to it, inside the transaction
- * that stored the result: the alert exists exactly when the change does. Returns rows queued.
+ * that stored the result: the alert exists exactly when the change does. `resultKey` names the
+ * result (its round and attempt), so each row's key is `m:<monitor>:<result>:<event>:c<channel>`.
+ * Returns rows queued.
  */
 export async function enqueueMonitorAlerts(
   trx: Transaction<DB>,
   monitorId: number,
   events: readonly AlertEvent[],
   now: number,
+  resultKey: string,
 ): Promise<number> {
   const channels = await channelsOfMonitors(trx, [monitorId]);
   let queued = 0;
-  for (const event of events) {
-    queued += await insertFor(trx, channels, { event, orderKey: `m:${monitorId}`, monitorId }, now);
+  for (const [i, event] of events.entries()) {
+    const key = `m:${monitorId}:${resultKey}:${event.kind}:${i}`;
+    queued += await insertFor(
+      trx,
+      channels,
+      { event, orderKey: `m:${monitorId}`, monitorId, key },
+      now,
+    );
   }
   return queued;
 }
@@ -98,7 +114,14 @@ export async function enqueueIncidentAlert(
   const channels =
     monitorIds.length > 0 ? await channelsOfMonitors(trx, monitorIds) : await defaultChannels(trx);
   const event = incidentAlert(incident, kind, message, now);
-  return insertFor(trx, channels, { event, orderKey: `i:${incident.id}`, monitorId: null }, now);
+  // A person's change is queued by the one request that made it: a fresh id names it.
+  const key = `i:${incident.id}:${kind}:${randomUUID()}`;
+  return insertFor(
+    trx,
+    channels,
+    { event, orderKey: `i:${incident.id}`, monitorId: null, key },
+    now,
+  );
 }
 
 /** A pending row as the dispatcher plans with it (the payload is read once claimed). */
@@ -120,6 +143,8 @@ export interface ClaimedDelivery {
   event: AlertEvent;
   attempts: number;
   createdAt: number;
+  /** Unique per (event, channel), the same on every resend: receivers de-duplicate with it. */
+  idempotencyKey: string | null;
 }
 
 /** A channel as the notifier sends through it; secrets still sealed. */
@@ -173,7 +198,15 @@ export function deliveriesRepository(db: Kysely<DB>) {
         .where('state', 'in', undelivered)
         .where('next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .returning(['id', 'channel_id', 'subscriber_id', 'payload', 'attempts', 'created_at'])
+        .returning([
+          'id',
+          'channel_id',
+          'subscriber_id',
+          'payload',
+          'attempts',
+          'created_at',
+          'idempotency_key',
+        ])
         .executeTakeFirst();
       if (!row) return null;
       return {
@@ -184,6 +217,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
         event: JSON.parse(row.payload) as AlertEvent,
         attempts: row.attempts,
         createdAt: Number(row.created_at),
+        idempotencyKey: row.idempotency_key,
       };
     },
 

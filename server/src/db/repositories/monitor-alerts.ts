@@ -93,5 +93,8 @@ export async function followAlerts(
       .where('id', '=', w.monitorId)
       .execute();
   }
-  return events.length > 0 ? enqueueMonitorAlerts(trx, w.monitorId, events, w.at) : 0;
+  if (events.length === 0) return 0;
+  // The result's round and attempt name it in every process; a write without a round, its time.
+  const resultKey = w.round ? `r${w.round.roundDue}.${w.round.attempt}` : `t${w.at}`;
+  return enqueueMonitorAlerts(trx, w.monitorId, events, w.at, resultKey);
 }

@@ -48,6 +48,9 @@ const columns = [
   'push_token',
   'last_ping_at',
   'alert_rules',
+  'last_round',
+  'last_round_due',
+  'last_attempt',
 ] as const;
 
 type Row = Pick<Selectable<MonitorsTable>, (typeof columns)[number]>;
@@ -90,6 +93,15 @@ function toRecord(row: Row): MonitorRecord {
     updatedAt: row.updated_at,
     alerts: row.alert_rules === null ? null : (JSON.parse(row.alert_rules) as AlertRules),
     ...(row.push_token === null ? {} : { pushToken: row.push_token, lastPingAt: row.last_ping_at }),
+    ...(row.last_round === null || row.last_round_due === null
+      ? {}
+      : {
+          lastRound: {
+            round: Number(row.last_round),
+            roundDue: Number(row.last_round_due),
+            attempt: row.last_attempt ?? 0,
+          },
+        }),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CheckRun } from '../../domain/check-run.js';
 import { autoIncidentAction, type FailureCause } from '../../domain/incidents.js';
 import type { RecentEntry } from '../../domain/monitor.js';
+import type { RoundKey } from '../../domain/schedule.js';
 import { foldChecks, rollupLevels, type RolledCheck } from '../../domain/rollup.js';
 import { decodeOutcome, encodeOutcome, iso, isoOrNull, toMs, toUs } from '../codecs.js';
 import type { Engine } from '../database.js';
@@ -29,6 +30,12 @@ export interface ResultWrite {
    * no incident and raises nothing.
    */
   maintenance?: boolean;
+  /**
+   * The round and attempt this result is (domain/schedule.ts). A write whose key is not after
+   * the monitor's last one is a duplicate (another process recorded that round) and changes
+   * nothing. Absent: written unconditionally (tests and tools that write history).
+   */
+  round?: RoundKey;
 }
 
 const resultColumns = [
@@ -124,9 +131,62 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
     return undefined;
   }
 
-  /** Writes the result and the monitor's state; `queued` counts the alerts it put in the outbox. */
+  /**
+   * Takes the monitor's new state if this write is newer than the last one recorded: the
+   * conditional update holds the row lock until commit, so of two processes writing the same
+   * (monitor, round, attempt) exactly one gets the row back. Undefined: a duplicate.
+   */
+  async function claimState(trx: Transaction<DB>, w: ResultWrite) {
+    const { run, round: key } = w;
+    let q = trx
+      .updateTable('monitors')
+      .set({
+        status: w.status,
+        failures: w.failures,
+        last_check_at: w.at,
+        last_outcome: encodeOutcome(run.outcome),
+        last_latency_us: toUs(run.latencyMs),
+        last_http_status: run.httpStatus,
+        last_error_code: run.errorCode,
+        last_error_message: run.errorMessage,
+        recent: JSON.stringify(w.recent.map(([o, ms]) => [encodeOutcome(o), toUs(ms)])),
+        // Only the last check's details are kept: result rows stay small.
+        last_details: run.details === undefined ? null : JSON.stringify(run.details),
+        ...(w.flip ? { status_changed_at: w.at } : {}),
+        ...(key
+          ? { last_round: key.round, last_round_due: key.roundDue, last_attempt: key.attempt }
+          : {}),
+      })
+      .where('id', '=', w.monitorId);
+    if (key) {
+      q = q.where((eb) =>
+        eb.or([
+          eb('last_round_due', 'is', null),
+          eb('last_round_due', '<', key.roundDue),
+          eb.and([eb('last_round_due', '=', key.roundDue), eb('last_attempt', '<', key.attempt)]),
+        ]),
+      );
+    }
+    const monitor = await q.returning(alertColumns).executeTakeFirst();
+    if (monitor || !key) return monitor;
+    const exists = await trx
+      .selectFrom('monitors')
+      .select('id')
+      .where('id', '=', w.monitorId)
+      .executeTakeFirst();
+    // A deleted monitor's late result fails like before; the batch is then written one by one.
+    if (!exists) throw new Error(`monitor ${w.monitorId} does not exist`);
+    return undefined;
+  }
+
+  /**
+   * Writes the result and the monitor's state; `queued` counts the alerts it put in the outbox.
+   * Null: a duplicate of a result already recorded, dropped with no result row, flip or alert.
+   */
   async function writeOne(trx: Transaction<DB>, w: ResultWrite, queued: { n: number }) {
     const { run } = w;
+    const monitor = await claimState(trx, w);
+    if (!monitor && w.round) return null;
     const row = await trx
       .insertInto('check_results')
       .values({
@@ -144,29 +204,11 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
         error_message: run.errorMessage,
         response_size: run.responseSize,
         cert_expires_at: run.certExpiresAt,
+        round: w.round?.round ?? null,
       })
       .returning(resultColumns)
       .executeTakeFirstOrThrow();
     await writeBrowserRun(trx, Number(row.id), w.monitorId, w.at, run);
-    const monitor = await trx
-      .updateTable('monitors')
-      .set({
-        status: w.status,
-        failures: w.failures,
-        last_check_at: w.at,
-        last_outcome: encodeOutcome(run.outcome),
-        last_latency_us: toUs(run.latencyMs),
-        last_http_status: run.httpStatus,
-        last_error_code: run.errorCode,
-        last_error_message: run.errorMessage,
-        recent: JSON.stringify(w.recent.map(([o, ms]) => [encodeOutcome(o), toUs(ms)])),
-        // Only the last check's details are kept: result rows stay small.
-        last_details: run.details === undefined ? null : JSON.stringify(run.details),
-        ...(w.flip ? { status_changed_at: w.at } : {}),
-      })
-      .where('id', '=', w.monitorId)
-      .returning(alertColumns)
-      .executeTakeFirst();
     if (monitor) queued.n += await followAlerts(trx, w, monitor);
     if (w.flip) {
       await trx
@@ -189,6 +231,7 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
      * Stores results, the monitors' new state, flips, automatic incidents, alerts and rollups in one
      * transaction: a status change is never recorded without the result that caused it (nor an
      * outage without its incident), and the rollups always equal the results they were folded from.
+     * Returns the writes taken; a duplicate of a recorded round is left out (and out of the rollups).
      */
     async writeBatch(writes: readonly ResultWrite[]): Promise<InsertedResult[]> {
       const queued = { n: 0 };
@@ -196,10 +239,11 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
         const out: InsertedResult[] = [];
         for (const w of writes) {
           const result = await writeOne(trx, w, queued);
+          if (!result) continue;
           const incident = await followIncident(trx, w);
           out.push(incident ? { write: w, result, incident } : { write: w, result });
         }
-        const checks = rolledChecks(writes);
+        const checks = rolledChecks(out.map((o) => o.write));
         for (const level of rollupLevels) {
           await applyRollupDeltas(trx, engine, level, foldChecks(level, checks));
         }

@@ -16,6 +16,8 @@ export const webhook = defineChannel('webhook', async (target, event, ctx) => {
   Object.assign(headers, {
     'content-type': 'application/json',
     'x-pagewatch-delivery': String(ctx.deliveryId),
+    // The same on every resend of this alert (docs/notifications.md): receivers drop repeats.
+    'idempotency-key': ctx.idempotencyKey ?? `pagewatch-delivery-${ctx.deliveryId}`,
     'x-pagewatch-event': event.kind,
   });
   const secret = target.secrets.signingSecret;
