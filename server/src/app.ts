@@ -28,7 +28,7 @@ import { notificationChannelRoutes } from './http/routes/api/notification-channe
 import { openApiRoute } from './http/routes/api/openapi.js';
 import { apiReferenceRoutes } from './http/routes/public/api-reference.js';
 import { statusPageSubscriberRoutes } from './http/routes/api/status-page-subscribers.js';
-import { healthRoutes } from './http/routes/public/health.js';
+import { healthRoutes, type ClusterReadiness } from './http/routes/public/health.js';
 import { metricsRoute, type MetricsAccess } from './http/routes/public/metrics.js';
 import { pushRoutes } from './http/routes/public/push.js';
 import { subscribeRoutes } from './http/routes/public/subscribe.js';
@@ -44,6 +44,8 @@ export interface AppDeps {
   hub: EventHub;
   logger: Logger;
   ping: () => Promise<void>;
+  /** This process's cluster member, for /readyz; absent or null before it joined. */
+  cluster?: ClusterReadiness;
   metrics: Metrics;
   /** Who may scrape /metrics (PAGEWATCH_METRICS_TOKEN, _BASIC_AUTH); open when absent. */
   metricsAccess?: MetricsAccess;
@@ -118,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerAuth(app, deps.services, { authTiming: deps.authTiming ?? false });
 
   const api = new ApiRegistry();
-  healthRoutes(app, deps.ping);
+  healthRoutes(app, deps.ping, deps.cluster);
   metricsRoute(app, deps.metrics, deps.metricsAccess);
   await pushRoutes(app, deps.services);
   // Its own context: the form-body parser applies to these routes only.

@@ -1,5 +1,15 @@
+import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp, VERSION } from './app.js';
+import {
+  ClusterMember,
+  PartitionLeases,
+  Singletons,
+  runWhileHeld,
+  type ClusterTimings,
+  type PartitionLeaseOptions,
+  type SingletonJob,
+} from './cluster/index.js';
 import type { Config } from './config/config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { bridgeEvents, type EventBridge } from './db/event-bridge.js';
@@ -18,7 +28,7 @@ import { loadSecretKey } from './lib/secret-key.js';
 import { AuthCache } from './services/auth/cache.js';
 import { subscriberSender } from './notify/subscriber-sender.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
-import { startRetention, type RetentionJob, type RetentionOptions } from './jobs/retention.js';
+import { startRetention, type RetentionOptions } from './jobs/retention.js';
 import type { ServiceDeps } from './services/deps.js';
 import { MaintenanceIndex } from './services/maintenance/live-index.js';
 import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
@@ -34,6 +44,12 @@ export interface Pagewatch {
   hub: EventHub;
   /** Events shared with other processes on the same PostgreSQL database; null on SQLite. */
   bridge: EventBridge | null;
+  /** This process as a cluster member: its partition share (schedulers) and singletons. */
+  cluster: {
+    member: ClusterMember;
+    partitions: PartitionLeases | null;
+    singletons: Singletons;
+  };
   /** Printed at start-up while no account exists; needed for setup from another machine. */
   setupToken: string;
   /** True until the owner account exists. */
@@ -55,6 +71,8 @@ export interface ComposeOptions {
   retention?: Partial<RetentionOptions>;
   /** Notifier tuning beyond the config (tests shorten the retry schedule and the poll). */
   notifier?: Partial<DispatcherOptions>;
+  /** Lease timings and partition options (tests shorten them; ADR 21). */
+  cluster?: { timings?: Partial<ClusterTimings>; partitions?: PartitionLeaseOptions };
 }
 
 /** Wires config, storage, engine and HTTP app together; main.ts and tests both start here. */
@@ -98,6 +116,29 @@ export async function composePagewatch(
     logger.error({ err }, 'could not reload maintenance windows'),
   );
   const runsChecks = config.roles.includes('scheduler');
+  // Every process is a member, so once-per-deployment jobs run once (ADR 21); schedulers also
+  // share the partitions, which the scheduler does not act on yet (docs/deployment.md).
+  const member = new ClusterMember({
+    repo: repos.cluster,
+    name: `${os.hostname()}:${process.pid}`,
+    version: VERSION,
+    capacity: config.capacity,
+    roles: config.roles,
+    logger,
+    observer: metrics.cluster.observer,
+    ...(options.cluster?.timings ? { timings: options.cluster.timings } : {}),
+  });
+  const partitions = runsChecks ? new PartitionLeases(member, options.cluster?.partitions) : null;
+  const singletons = new Singletons(member);
+  const housekeepingLease = singletons.lease('housekeeping');
+  // Pruning history stays where the scheduler runs, as before; now once per deployment.
+  const retentionLease = runsChecks ? singletons.lease('retention') : null;
+  Object.assign(metrics.cluster.probes, {
+    members: () => member.members().length,
+    partitionsOwned: () => partitions?.owned().length ?? 0,
+    fenced: () => member.health().state === 'fenced',
+    singletons: () => singletons.all().map((l) => ({ name: l.name, held: l.held() })),
+  });
   // One Chromium per process, started by the first browser check (none: no browser monitors).
   const browserPool = runsChecks
     ? new BrowserPool({
@@ -194,6 +235,10 @@ export async function composePagewatch(
     metrics,
     metricsAccess: config.metrics,
     ping: () => database.ping(),
+    cluster: () => {
+      const { state } = member.health();
+      return state === 'idle' ? null : { state };
+    },
     webDist: config.webDist,
   });
   app.server.on('listening', () => {
@@ -204,8 +249,8 @@ export async function composePagewatch(
   });
 
   let closing: Promise<void> | null = null;
-  let stopHousekeeping = () => {};
-  let retention: RetentionJob | null = null;
+  let housekeeping: SingletonJob | null = null;
+  let retention: SingletonJob | null = null;
   return {
     app,
     engine,
@@ -213,12 +258,24 @@ export async function composePagewatch(
     database,
     hub,
     bridge,
+    cluster: { member, partitions, singletons },
     setupToken,
     setupRequired: async () => (await repos.users.count()) === 0,
     startRoles: async () => {
-      stopHousekeeping = startHousekeeping(repos, clock, logger);
-      // Pruning history is background work: it runs where the scheduler runs, once per deployment.
-      if (engine) retention = startRetention(repos, clock, logger, options.retention);
+      // The first tick registers and takes the free leases: a lone process holds them at once.
+      await member.start();
+      housekeeping = runWhileHeld(
+        housekeepingLease,
+        () => ({ stop: startHousekeeping(repos, clock, logger) }),
+        logger,
+      );
+      if (retentionLease) {
+        retention = runWhileHeld(
+          retentionLease,
+          () => startRetention(repos, clock, logger, options.retention),
+          logger,
+        );
+      }
       // Windows are read before the first check, so no check runs unaware of one.
       if (engine) await maintenance.start();
       await engine?.start();
@@ -226,7 +283,7 @@ export async function composePagewatch(
     },
     close: () =>
       (closing ??= (async () => {
-        stopHousekeeping();
+        await housekeeping?.stop();
         monitorSeries?.close();
         maintenance.stop();
         await retention?.stop();
@@ -235,6 +292,8 @@ export async function composePagewatch(
         // After the engine: the last results' alerts are queued, and sent if there is time.
         await dispatcher?.stop();
         await browserPool?.close();
+        // Leases go back at once, so another process takes over without waiting for expiry.
+        await member.stop();
         await bridge?.close();
         await database.close();
       })()),

@@ -269,6 +269,8 @@ export class ClusterMember extends EventEmitter {
 
   private confirm(startedAt: number): void {
     const was = this.state;
+    // A stop that began during this tick wins: the leases are being let go.
+    if (was === 'stopped') throw new StaleTick('stopped during the tick');
     this.state = 'ok';
     this.fenceAt = startedAt + this.margin();
     if (this.fenceTimer) clearTimeout(this.fenceTimer);

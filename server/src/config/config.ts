@@ -46,6 +46,12 @@ const EnvSchema = z.object({
     .min(1, 'must be at least 1')
     .max(10_000, 'must be at most 10000')
     .default(500),
+  PAGEWATCH_CAPACITY: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1000, 'must be at most 1000')
+    .default(1),
   PAGEWATCH_CHROMIUM_PATH: z.string().optional(),
   PAGEWATCH_BROWSER_CONCURRENCY: z.coerce
     .number({ error: 'must be a number' })
@@ -115,6 +121,8 @@ export interface Config {
   readonly logLevel: string;
   readonly roles: readonly Role[];
   readonly checkConcurrency: number;
+  /** This scheduler's weight in the share of partitions among schedulers (ADR 21). */
+  readonly capacity: number;
   /** Chromium for browser checks; undefined: the standard install locations are tried. */
   readonly chromiumPath: string | undefined;
   /** Browser checks running at once, inside the general check concurrency. */
@@ -189,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
     logLevel: e.PAGEWATCH_LOG_LEVEL,
     roles: Object.freeze([...new Set(e.PAGEWATCH_ROLES)]),
     checkConcurrency: e.PAGEWATCH_CHECK_CONCURRENCY,
+    capacity: e.PAGEWATCH_CAPACITY,
     chromiumPath: e.PAGEWATCH_CHROMIUM_PATH,
     browserConcurrency: e.PAGEWATCH_BROWSER_CONCURRENCY,
     publicUrl: e.PAGEWATCH_PUBLIC_URL,

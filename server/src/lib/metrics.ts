@@ -6,6 +6,7 @@ import {
   SubscriberNotice,
 } from '@pagewatch/contract';
 import client from 'prom-client';
+import { clusterMetrics } from './cluster-metrics.js';
 import { MonitorCounters } from './monitor-counters.js';
 
 /** The process's Prometheus registry and the engine's own instruments. */
@@ -119,6 +120,8 @@ export function createMetrics() {
     writesDropped,
     duplicatesDropped,
     probes,
+    /** Membership and leases (ADR 21); compose points the probes at the member. */
+    cluster: clusterMetrics(registry),
     ...notificationMetrics(registry, probes),
   };
 }

@@ -66,6 +66,17 @@ describe('configuration (SPEC §9)', () => {
     ]);
   });
 
+  it("weighs this scheduler's share of the partitions by PAGEWATCH_CAPACITY, 1 by default", () => {
+    expect(loadConfig({}).capacity).toBe(1);
+    expect(loadConfig({ PAGEWATCH_CAPACITY: '3' }).capacity).toBe(3);
+    expect(problems({ PAGEWATCH_CAPACITY: '0' })).toEqual([
+      'PAGEWATCH_CAPACITY="0" must be at least 1',
+    ]);
+    expect(problems({ PAGEWATCH_CAPACITY: '1.5' })).toEqual([
+      'PAGEWATCH_CAPACITY="1.5" must be a whole number',
+    ]);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PAGEWATCH_PORT: '' }).port).toBe(3000);
   });

@@ -69,6 +69,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     logLevel: 'silent',
     roles: options.scheduler ? ['web', 'scheduler', 'notifier'] : ['web'],
     checkConcurrency: 100,
+    capacity: 1,
     chromiumPath:
       options.chromiumPath ?? process.env.PAGEWATCH_CHROMIUM_PATH ?? '/usr/bin/chromium',
     browserConcurrency: 2,

@@ -98,11 +98,25 @@ function operationsRoutes(): DocumentedRoute[] {
     documented('get', '/readyz', {
       id: 'getReadiness',
       tag: 'operations',
-      summary: 'Readiness: the database answers too',
+      summary: 'Readiness: the database answers too, and this process holds its cluster leases',
+      description:
+        'Not ready (503) while the database is unreachable, and, once the process has joined the cluster, while it has not registered yet, has fenced itself (its leases could not be renewed in time) or is shutting down.',
       responses: {
         200: {
           description: 'Ready to serve.',
-          content: { 'application/json': { schema: ok({ database: { const: 'ok' } }) } },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  status: { const: 'ok' },
+                  database: { const: 'ok' },
+                  cluster: { const: 'ok' },
+                },
+                required: ['status', 'database'],
+              },
+            },
+          },
         },
         503: problemRef(503),
       },
