@@ -1,27 +1,19 @@
 import type { MonitorStatus, MonitorType } from '@pagewatch/contract';
-import { useQuery } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useMemo } from 'react';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { LoadingBlock } from '../../components/ui/Skeleton';
 import { ErrorNotice } from '../../components/ui/Notice';
 import { useCan } from '../../features/auth/api/session';
-import { monitorListQuery } from '../../features/monitors/api/queries';
+import { monitorRowsQuery } from '../../features/monitors/api/rows';
 import { DashboardToolbar } from '../../features/monitors/components/DashboardToolbar';
 import { MonitorTable } from '../../features/monitors/components/MonitorTable';
 import { StatusChips } from '../../features/monitors/components/StatusChips';
 import { statusMeta } from '../../features/monitors/components/status';
 import { kindDisplays } from '../../features/monitors/kinds/display';
-import {
-  allTags,
-  allTypes,
-  applyStatusAndSort,
-  countByStatus,
-  filterByTagAndQuery,
-  sortOptions,
-  type SortKey,
-} from '../../features/monitors/dashboard-filter';
+import { sortOptions, type SortKey } from '../../features/monitors/dashboard-filter';
 import { plural } from '../../lib/format';
 
 const isStatus = (v: string | null): v is MonitorStatus => v !== null && v in statusMeta;
@@ -59,28 +51,37 @@ function useFilterParams() {
   return { filter, set, clear };
 }
 
-function Dashboard() {
-  const { data, error, isPending, refetch, isRefetching } = useQuery(monitorListQuery());
-  const { filter, set, clear } = useFilterParams();
-  const canEdit = useCan('editor');
-  const query = useDeferredValue(filter.query);
-  const items = data?.items;
+/** Typing asks the server once the person pauses, not on every key. */
+const SEARCH_DEBOUNCE_MS = 250;
 
-  const matching = useMemo(
-    () => (items ? filterByTagAndQuery(items, { tag: filter.tag, type: filter.type, query }) : []),
-    [items, filter.tag, filter.type, query],
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+function Dashboard() {
+  const { filter, set, clear } = useFilterParams();
+  const query = useDebounced(filter.query.trim(), SEARCH_DEBOUNCE_MS);
+  const { status, tag, type, sort } = filter;
+  const asked = useMemo(
+    () => ({ status, tag, type, sort, query }),
+    [status, tag, type, sort, query],
   );
-  const counts = useMemo(() => countByStatus(matching), [matching]);
-  const shown = useMemo(
-    () => applyStatusAndSort(matching, { status: filter.status, sort: filter.sort }),
-    [matching, filter.status, filter.sort],
-  );
-  const tags = useMemo(() => (items ? allTags(items) : []), [items]);
-  const types = useMemo(() => (items ? allTypes(items) : []), [items]);
-  const total = items?.length ?? 0;
-  const down = items ? countByStatus(items).down : 0;
-  const filtered =
-    filter.status !== null || filter.tag !== null || filter.type !== null || query.trim() !== '';
+  const rows = useInfiniteQuery({ ...monitorRowsQuery(asked), placeholderData: keepPreviousData });
+  const { data, error, isPending, refetch, isRefetching, hasNextPage, isFetchingNextPage } = rows;
+  const { fetchNextPage } = rows;
+  const canEdit = useCan('editor');
+  const first = data?.pages[0];
+  const shown = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  const total = first?.all ?? 0;
+  const down = first?.down ?? 0;
+  const matching = first?.total ?? 0;
+  const filtered = status !== null || tag !== null || type !== null || query !== '';
 
   return (
     <>
@@ -88,7 +89,7 @@ function Dashboard() {
       <div className="page-head">
         <div>
           <h1 className="page-title">Monitors</h1>
-          {items && total > 0 && (
+          {first && total > 0 && (
             <p className="page-sub">
               {plural(total, 'monitor')}
               {down > 0 && <span className="text-down"> · {down} down</span>}
@@ -116,7 +117,7 @@ function Dashboard() {
         />
       )}
 
-      {items && total === 0 && (
+      {first && total === 0 && (
         <EmptyState
           title="No monitors yet"
           action={
@@ -133,11 +134,11 @@ function Dashboard() {
         </EmptyState>
       )}
 
-      {items && total > 0 && (
+      {first && total > 0 && (
         <section aria-label="Monitor list" className="section">
           <StatusChips
-            counts={counts}
-            total={matching.length}
+            counts={first.counts}
+            total={Object.values(first.counts).reduce((a, b) => a + b, 0)}
             value={filter.status}
             onChange={(s) => set('status', s)}
           />
@@ -145,21 +146,24 @@ function Dashboard() {
             query={filter.query}
             tag={filter.tag}
             type={filter.type}
-            types={types}
+            types={first.types}
             onType={(t) => set('type', t)}
             sort={filter.sort}
-            tags={tags}
+            tags={first.tags}
             onQuery={(q) => set('q', q)}
             onTag={(t) => set('tag', t)}
             onSort={(s) => set('sort', s)}
           />
           <p className="visually-hidden" role="status">
-            {filtered ? `${plural(shown.length, 'monitor')} match the filters` : ''}
+            {filtered ? `${plural(matching, 'monitor')} match the filters` : ''}
           </p>
           {shown.length > 0 ? (
             <MonitorTable
               monitors={shown}
-              resetKey={`${filter.status}|${filter.tag}|${filter.type}|${query}|${filter.sort}`}
+              total={matching}
+              resetKey={`${status}|${tag}|${type}|${query}|${sort}`}
+              loadMore={hasNextPage ? loadMore : undefined}
+              loadingMore={isFetchingNextPage}
             />
           ) : (
             <EmptyState

@@ -1,19 +1,10 @@
-import type {
-  CheckPage,
-  CheckResult,
-  Monitor,
-  MonitorList,
-  MonitorSummary,
-  ServerEvent,
-} from '@pagewatch/contract';
-import { appendRecent } from '@pagewatch/contract';
+import type { CheckPage, Monitor, MonitorList, ServerEvent } from '@pagewatch/contract';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { incidentKeys } from '../../incidents/api/keys';
 import { maintenanceKeys } from '../../maintenance/api/keys';
 import { monitorKeys } from './keys';
-
-type ResultEvent = Extract<ServerEvent, { kind: 'result' }>;
-type StatusEvent = Extract<ServerEvent, { kind: 'status' }>;
+import { applyRowEvents, lastCheckOf } from './patch-row';
+import { patchRowPages } from './rows';
 
 export type LiveState = 'connecting' | 'open' | 'reconnecting' | 'unsupported';
 
@@ -34,31 +25,6 @@ export const liveStore = {
 };
 
 const FLUSH_MS = 250;
-const RECENT_MIN = 30;
-
-function lastCheckOf(result: CheckResult): MonitorSummary['lastCheck'] {
-  const { at, outcome, latencyMs, httpStatus, errorCode, errorMessage } = result;
-  return { at, outcome, latencyMs, httpStatus, errorCode, errorMessage };
-}
-
-function applyResult(item: MonitorSummary, event: ResultEvent): MonitorSummary {
-  const { result } = event;
-  // Replays after a reconnect can repeat results we already have.
-  if (item.lastCheck && Date.parse(item.lastCheck.at) >= Date.parse(result.at)) {
-    return item.status === event.status ? item : { ...item, status: event.status };
-  }
-  const cap = Math.max(item.recent.outcomes.length, RECENT_MIN);
-  return {
-    ...item,
-    status: event.status,
-    lastCheck: lastCheckOf(result),
-    recent: appendRecent(item.recent, result.outcome, result.latencyMs, cap),
-  };
-}
-
-function applyStatus(item: MonitorSummary, event: StatusEvent): MonitorSummary {
-  return { ...item, status: event.to, statusChangedAt: event.at };
-}
 
 /** Applies a batch of events to the caches in one pass, so 1,000 monitors cost one render per flush. */
 export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
@@ -82,6 +48,7 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
       // Incidents show monitor names, and a deleted monitor leaves its incidents behind.
       refetchIncidents = true;
       refetchList = true;
+      void client.invalidateQueries({ queryKey: monitorKeys.rowsAll });
       if (event.kind === 'reset') void client.invalidateQueries({ queryKey: monitorKeys.all });
       else void client.invalidateQueries({ queryKey: monitorKeys.detail(event.monitorId) });
       continue;
@@ -101,19 +68,12 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
         const events = byMonitor.get(item.id);
         if (!events) return item;
         seen++;
-        return events.reduce(
-          (acc, e) =>
-            e.kind === 'result'
-              ? applyResult(acc, e)
-              : e.kind === 'status'
-                ? applyStatus(acc, e)
-                : acc,
-          item,
-        );
+        return applyRowEvents(item, events);
       });
       if (seen < byMonitor.size) refetchList = true;
       return { ...list, items };
     });
+    patchRowPages(client, byMonitor);
   }
 
   for (const [id, events] of byMonitor) patchMonitor(client, id, events);
@@ -212,6 +172,7 @@ export function startLiveUpdates(client: QueryClient): () => void {
       // Events may have been missed while away (e.g. the server restarted): refresh the list once.
       if (hadError) {
         void client.invalidateQueries({ queryKey: monitorKeys.list() });
+        void client.invalidateQueries({ queryKey: monitorKeys.rowsAll });
         void client.invalidateQueries({ queryKey: incidentKeys.all });
       }
       hadError = false;

@@ -29,6 +29,7 @@ function storeMonitor(client: QueryClient, monitor: Monitor) {
       : list,
   );
   void client.invalidateQueries({ queryKey: monitorKeys.list() });
+  void client.invalidateQueries({ queryKey: monitorKeys.rowsAll });
 }
 
 export function useCreateMonitor() {
@@ -63,6 +64,7 @@ export function useDeleteMonitor(id: number) {
       client.removeQueries({ queryKey: monitorKeys.checks(id) });
       client.removeQueries({ queryKey: monitorKeys.statsAll(id) });
       void client.invalidateQueries({ queryKey: monitorKeys.list() });
+      void client.invalidateQueries({ queryKey: monitorKeys.rowsAll });
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { MonitorSummary } from '@pagewatch/contract';
+import type { MonitorRow as Row } from '@pagewatch/contract';
 import { memo } from 'react';
 import { Link } from 'react-router';
 import { RelativeTime } from '../../../components/ui/RelativeTime';
@@ -8,7 +8,7 @@ import { StatusBadge } from './StatusBadge';
 
 const MAX_TAGS = 3;
 
-function latencyText(m: MonitorSummary): string {
+function latencyText(m: Row): string {
   const last = m.lastCheck;
   if (!last) return '—';
   if (last.outcome === 'down' && last.latencyMs === null) return last.errorCode ? 'failed' : '—';
@@ -21,8 +21,8 @@ export const MonitorRow = memo(function MonitorRow({
   index,
   measure,
 }: {
-  monitor: MonitorSummary;
-  /** Position in the whole filtered list: rows are virtualised, so it says where this one is. */
+  monitor: Row;
+  /** Position in the whole filtered list: rows are virtualised and paged, so it says where. */
   index: number;
   /** Reports the row's rendered height to the virtualiser (cards on phones vary). */
   measure?: (row: HTMLTableRowElement | null) => void;

@@ -1,6 +1,6 @@
-import type { MonitorSummary } from '@pagewatch/contract';
+import type { MonitorRow as Row } from '@pagewatch/contract';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { formatCount } from '../../../lib/format';
 import { MonitorRow } from './MonitorRow';
 
@@ -9,17 +9,28 @@ const ESTIMATED_ROW_PX = 57;
 /** Rows rendered beyond the viewport on each side, so fast scrolling shows no gaps. */
 const OVERSCAN = 12;
 
+/** Rows left below the viewport when the next page is asked for. */
+const LOAD_AHEAD = 60;
+
 /**
  * The dashboard's monitors as a table whose rows are virtualised against the window's scroll:
- * 10,000 monitors cost the DOM of the fifty or so on screen, and live updates re-render only
- * those. Spacer rows above and below keep the table's layout and the page's scroll height.
+ * the DOM holds the fifty or so on screen, and live updates re-render only those. Rows arrive
+ * page by page as the person scrolls; `total` is what matches on the server. Spacer rows above
+ * and below keep the table's layout and the page's scroll height.
  */
 export function MonitorTable({
   monitors,
+  total,
   resetKey,
+  loadMore,
+  loadingMore,
 }: {
-  monitors: readonly MonitorSummary[];
+  monitors: readonly Row[];
+  total: number;
   resetKey: string;
+  /** Asks for the next page; absent when every matching row is loaded. */
+  loadMore?: () => void;
+  loadingMore: boolean;
 }) {
   const body = useRef<HTMLTableSectionElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
@@ -39,12 +50,17 @@ export function MonitorTable({
   const rows = virtualizer.getVirtualItems();
   const before = rows.length > 0 ? rows[0]!.start - scrollMargin : 0;
   const after = rows.length > 0 ? virtualizer.getTotalSize() - rows[rows.length - 1]!.end : 0;
+  const lastShown = rows.length > 0 ? rows[rows.length - 1]!.index : 0;
+  const nearEnd = monitors.length - lastShown <= LOAD_AHEAD;
+  useEffect(() => {
+    if (nearEnd && !loadingMore) loadMore?.();
+  }, [nearEnd, loadingMore, loadMore]);
 
   return (
     <div className="mtable-wrap">
-      <table className="mtable" data-testid="monitor-table" aria-rowcount={monitors.length + 1}>
+      <table className="mtable" data-testid="monitor-table" aria-rowcount={total + 1}>
         <caption className="visually-hidden">
-          Monitors, {formatCount(monitors.length)} shown. Select a name to open the monitor.
+          Monitors, {formatCount(total)} shown. Select a name to open the monitor.
         </caption>
         <thead>
           <tr aria-rowindex={1}>
@@ -79,6 +95,11 @@ export function MonitorTable({
           {after > 0 && <Spacer height={after} />}
         </tbody>
       </table>
+      {loadingMore && (
+        <p className="muted mtable__more" data-testid="loading-more" role="status">
+          Loading more monitors…
+        </p>
+      )}
     </div>
   );
 }
