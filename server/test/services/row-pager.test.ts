@@ -117,6 +117,21 @@ describe('the dashboard row pager', () => {
     }
   });
 
+  it('rebuilds an order for a first page once it is two seconds old, at once for a new row', () => {
+    const m = model(50);
+    const firstId = () => m.page({ limit: 1 }, now).items[0]!.id;
+    let now = 0;
+    const before = firstId();
+    m.put(summary(before, { status: 'paused' }));
+    now = 1000;
+    expect(firstId()).toBe(before);
+    now = 2000;
+    expect(firstId()).not.toBe(before);
+    m.put(summary(51, { status: 'down', name: 'A new one' }), true);
+    now = 2001;
+    expect(firstId()).toBe(51);
+  });
+
   it('filters by status, tag, type and text, and counts the chips before the status filter', () => {
     const m = model(600);
     const p = m.page({ tag: 'even', type: 'tcp', status: 'up' });
