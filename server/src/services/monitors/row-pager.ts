@@ -121,7 +121,10 @@ export class RowPager {
   pageJson(query: MonitorRowsQuery, now: number): string {
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
     const keys = this.order(query.sort, after === null, now);
-    const matches = matcher(query);
+    const filtered = query.tag !== undefined || query.type !== undefined || !!query.q?.trim();
+    // One pass tests every row (text search is the costly part) and counts the chips.
+    const hits = filtered ? this.matching(matcher(query)) : null;
+    const counts = countByStatus(hits ? hits.values() : this.summaries());
     let i = 0;
     if (after) {
       let lo = 0;
@@ -139,7 +142,7 @@ export class RowPager {
     for (; i < keys.length; i++) {
       const key = keys[i]!;
       const row = this.rows.get(key.id);
-      if (!row || !matches(row)) continue;
+      if (!row || (hits && !hits.has(key.id))) continue;
       if (query.status !== undefined && row.summary.status !== query.status) continue;
       if (parts.length === query.limit) {
         more = true;
@@ -148,8 +151,6 @@ export class RowPager {
       parts.push(row.rowJson);
       last = key;
     }
-    const filtered = query.tag !== undefined || query.type !== undefined || !!query.q?.trim();
-    const counts = countByStatus(this.matching(filtered ? matches : null));
     const total = query.status === undefined ? sum(counts) : counts[query.status];
     const down = filtered ? this.downCount() : counts.down;
     const { tags, types } = this.facetsNow();
@@ -161,9 +162,15 @@ export class RowPager {
     );
   }
 
-  private matching(matches: ((r: IndexedRow) => boolean) | null): MonitorSummary[] {
+  private matching(matches: (r: IndexedRow) => boolean): Map<number, MonitorSummary> {
+    const out = new Map<number, MonitorSummary>();
+    for (const r of this.rows.values()) if (matches(r)) out.set(r.summary.id, r.summary);
+    return out;
+  }
+
+  private summaries(): MonitorSummary[] {
     const out: MonitorSummary[] = [];
-    for (const r of this.rows.values()) if (!matches || matches(r)) out.push(r.summary);
+    for (const r of this.rows.values()) out.push(r.summary);
     return out;
   }
 
@@ -207,8 +214,10 @@ export class RowPager {
       for (const key of keys) buckets[key.k]!.push(key);
       return buckets.flat();
     }
-    const position = new Map(keys.map((key, i) => [key.id, i]));
-    return keys.sort((a, b) => a.k - b.k || position.get(a.id)! - position.get(b.id)!);
+    // Sorting positions keeps the name order for ties without a lookup per comparison.
+    const positions = keys.map((_, i) => i);
+    positions.sort((a, b) => keys[a]!.k - keys[b]!.k || a - b);
+    return positions.map((i) => keys[i]!);
   }
 
   private nameOrder(): Key[] {
