@@ -278,6 +278,9 @@ export async function composePagewatch(
       }
       // Windows are read before the first check, so no check runs unaware of one.
       if (engine) await maintenance.start();
+      // The dashboard's read model is filled before the first check (a second at 100,000
+      // monitors), so neither a check nor the first sign-in waits for it.
+      await services.summaries?.warm();
       await engine?.start();
       dispatcher?.start();
     },

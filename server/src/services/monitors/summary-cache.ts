@@ -41,6 +41,11 @@ export class MonitorSummaryCache {
     deps.hub.subscribe(({ event }) => this.apply(event));
   }
 
+  /** Reads every monitor into the model now rather than on the first request. */
+  async warm(): Promise<void> {
+    await this.ready();
+  }
+
   /** The MonitorRowPage response body (one page of the dashboard), as JSON text. */
   async pageJson(query: MonitorRowsQuery): Promise<string> {
     await this.ready();
