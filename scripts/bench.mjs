@@ -10,6 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benches = [
   'cold-start',
   'dashboard',
+  'dashboard-100k',
   'scheduler-1k-10s',
   'scheduler-2k-10s',
   'scheduler-10k-60s',
