@@ -49,3 +49,9 @@ export const MonitorRowPage = z.object({
   types: z.array(MonitorType),
 });
 export type MonitorRowPage = z.infer<typeof MonitorRowPage>;
+
+/** Every monitor by name, for pickers: a fraction of the full list's size. */
+export const MonitorNames = z.object({
+  items: z.array(z.object({ id: z.number().int(), name: z.string(), target: z.string() })),
+});
+export type MonitorNames = z.infer<typeof MonitorNames>;

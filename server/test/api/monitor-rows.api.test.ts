@@ -1,4 +1,4 @@
-import { Monitor, MonitorList, MonitorRowPage, Problem } from '@pagewatch/contract';
+import { Monitor, MonitorList, MonitorNames, MonitorRowPage, Problem } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -78,6 +78,19 @@ describe.each(engines.flatMap((e) => [[e, false] as const, [e, true] as const]))
       expect(p).toMatchObject({ all: 25, down: 0, tags: ['even', 'odd', 'prod'], types: ['http'] });
       expect((await page('q=row%201&type=http')).total).toBe(10);
       expect((await page('type=tcp')).items).toEqual([]);
+    });
+
+    it('names every monitor with its target, by name, for pickers', async () => {
+      const viewer = await t.identity('viewer');
+      const res = await t.inject({ url: '/api/v1/monitors/names', headers: viewer.headers });
+      expect(res.statusCode).toBe(200);
+      expect(MonitorNames.parse(res.json()).items).toEqual(
+        made.map((m) => ({
+          id: m.id,
+          name: m.name,
+          target: `http://127.0.0.1:9/${Number(m.name.slice(4))}`,
+        })),
+      );
     });
 
     it('lets a viewer read it and refuses what it does not understand', async () => {

@@ -108,6 +108,7 @@ export class RowPager {
   private readonly orders = new Map<MonitorRowSort, Order>();
   private byName: { keys: Key[]; defVersion: number } | null = null;
   private facets: { tags: string[]; types: MonitorType[]; defVersion: number } | null = null;
+  private names: { json: string; defVersion: number } | null = null;
 
   constructor(private readonly rows: ReadonlyMap<number, IndexedRow>) {}
 
@@ -115,6 +116,18 @@ export class RowPager {
   changed(definition: boolean): void {
     this.version++;
     if (definition) this.defVersion++;
+  }
+
+  /** The MonitorNames response body by name, as JSON text; kept until a definition changes. */
+  namesJson(): string {
+    if (this.names?.defVersion === this.defVersion) return this.names.json;
+    const items: { id: number; name: string; target: string }[] = [];
+    for (const { id } of this.nameOrder()) {
+      const s = this.rows.get(id)?.summary;
+      if (s) items.push({ id, name: s.name, target: s.target });
+    }
+    this.names = { json: JSON.stringify({ items }), defVersion: this.defVersion };
+    return this.names.json;
   }
 
   /** The MonitorRowPage response body, as JSON text. */

@@ -10,9 +10,21 @@ import { indexRow, RowPager, type IndexedRow } from './row-pager.js';
  */
 export async function monitorRowsJson(deps: ServiceDeps, query: MonitorRowsQuery): Promise<string> {
   if (deps.summaries) return deps.summaries.pageJson(query);
+  return (await pagerFromDatabase(deps)).pageJson(query, deps.clock.now());
+}
+
+/** Every monitor's id, name and target, by name, as JSON text (MonitorNames). */
+export async function monitorNamesJson(deps: ServiceDeps): Promise<string> {
+  if (deps.summaries) return deps.summaries.namesJson();
+  return (await pagerFromDatabase(deps)).namesJson();
+}
+
+async function pagerFromDatabase(deps: ServiceDeps): Promise<RowPager> {
   const rows = new Map<number, IndexedRow>();
   for (const r of await listMonitors(deps)) {
     rows.set(r.monitor.id, indexRow(presentSummary(r.monitor, r.uptime24h, r.maintenance)));
   }
-  return new RowPager(rows).pageJson(query, deps.clock.now());
+  const pager = new RowPager(rows);
+  pager.changed(true);
+  return pager;
 }

@@ -52,6 +52,12 @@ export class MonitorSummaryCache {
     return this.pager.pageJson(query, this.deps.clock.now());
   }
 
+  /** The MonitorNames response body, as JSON text. */
+  async namesJson(): Promise<string> {
+    await this.ready();
+    return this.pager.namesJson();
+  }
+
   /** The MonitorList response body, as JSON text. */
   async listJson(): Promise<string> {
     await this.ready();

@@ -8,6 +8,7 @@ import {
   MonitorIdParams,
   MonitorInput,
   MonitorList,
+  MonitorNames,
   MonitorRowPage,
   MonitorRowsQuery,
   MonitorStats,
@@ -22,7 +23,7 @@ import { checkMonitorNow } from '../../../services/monitors/check-now.js';
 import { createMonitor } from '../../../services/monitors/create.js';
 import { getMonitor, monitorChannelIds } from '../../../services/monitors/get.js';
 import { listMonitors } from '../../../services/monitors/list.js';
-import { monitorRowsJson } from '../../../services/monitors/rows.js';
+import { monitorNamesJson, monitorRowsJson } from '../../../services/monitors/rows.js';
 import { setMonitorPaused } from '../../../services/monitors/pause.js';
 import { removeMonitor } from '../../../services/monitors/remove.js';
 import { updateMonitor } from '../../../services/monitors/update.js';
@@ -85,6 +86,20 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     handler: async ({ query, reply }) => {
       void reply.type('application/json; charset=utf-8');
       return monitorRowsJson(deps, query);
+    },
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: `${base}/names`,
+    operationId: 'listMonitorNames',
+    access: 'viewer',
+    tag,
+    summary: "Every monitor's id, name and target, by name: what a monitor picker needs",
+    responses: { 200: MonitorNames },
+    handler: async ({ reply }) => {
+      void reply.type('application/json; charset=utf-8');
+      return monitorNamesJson(deps);
     },
   });
 

@@ -5,7 +5,7 @@ import { FormDialog } from '../../../components/ui/FormDialog';
 import { ErrorNotice } from '../../../components/ui/Notice';
 import { isApiError } from '../../../lib/api';
 import { useSchemaForm } from '../../../lib/use-schema-form';
-import { monitorListQuery } from '../../monitors/api/queries';
+import { monitorNamesQuery } from '../../monitors/api/queries';
 import { useDeclareIncident } from '../api/mutations';
 import { severityHint, severityLabel, stateMeta } from '../labels';
 import { MonitorPicker } from './MonitorPicker';
@@ -45,7 +45,7 @@ export function DeclareIncidentDialog({
   onDeclared: (incident: IncidentDetail) => void;
 }) {
   const declare = useDeclareIncident();
-  const monitors = useQuery({ ...monitorListQuery(), enabled: open });
+  const monitors = useQuery({ ...monitorNamesQuery(), enabled: open });
   const form = useSchemaForm({ initial, schema: IncidentCreate, toInput });
   const otherError =
     declare.error && !(isApiError(declare.error) && declare.error.fieldErrors.length)

@@ -5,7 +5,7 @@ import { FormDialog } from '../../../components/ui/FormDialog';
 import { ErrorNotice } from '../../../components/ui/Notice';
 import { isApiError } from '../../../lib/api';
 import { useSchemaForm } from '../../../lib/use-schema-form';
-import { monitorListQuery } from '../../monitors/api/queries';
+import { monitorNamesQuery } from '../../monitors/api/queries';
 import { useEditIncident } from '../api/mutations';
 import { severityHint, severityLabel } from '../labels';
 import { MonitorPicker } from './MonitorPicker';
@@ -28,7 +28,7 @@ export function EditIncidentDialog({
   onClose: () => void;
 }) {
   const edit = useEditIncident(incident.id);
-  const monitors = useQuery({ ...monitorListQuery(), enabled: open });
+  const monitors = useQuery({ ...monitorNamesQuery(), enabled: open });
   const initial: Values = {
     title: incident.title,
     severity: incident.severity,

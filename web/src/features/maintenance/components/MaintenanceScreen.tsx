@@ -9,7 +9,7 @@ import { ErrorNotice, Notice } from '../../../components/ui/Notice';
 import { LoadingBlock } from '../../../components/ui/Skeleton';
 import { useMe } from '../../auth/api/session';
 import { atLeast } from '../../auth/roles';
-import { monitorListQuery } from '../../monitors/api/queries';
+import { monitorNamesQuery } from '../../monitors/api/queries';
 import { maintenanceListQuery, useCancelWindow, useDeleteWindow } from '../api/maintenance';
 import { emptyValues, valuesFromWindow, type WindowValues } from '../form-values';
 import { MaintenanceForm } from './MaintenanceForm';
@@ -29,7 +29,7 @@ export function MaintenanceScreen() {
   const me = useMe();
   const canEdit = atLeast(me.role, 'editor');
   const list = useQuery(maintenanceListQuery());
-  const monitors = useQuery(monitorListQuery());
+  const monitors = useQuery(monitorNamesQuery());
   const names = useMemo(
     () => new Map((monitors.data?.items ?? []).map((m) => [m.id, m.name])),
     [monitors.data],

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { monitorListQuery } from '../../monitors/api/queries';
+import { monitorNamesQuery } from '../../monitors/api/queries';
 import type { ControlProps } from '../../../components/ui/Field';
 
 /** Checkboxes over every monitor, with a filter for long lists; `value` is "1,2,3". */
@@ -13,7 +13,7 @@ export function MonitorPicker({
   value: string;
   onChange: (value: string) => void;
 }) {
-  const { data, isPending } = useQuery(monitorListQuery());
+  const { data, isPending } = useQuery(monitorNamesQuery());
   const [filter, setFilter] = useState('');
   const chosen = useMemo(() => new Set(value.split(',').filter(Boolean).map(Number)), [value]);
   // A monitor deleted since the window was saved can be neither seen nor unticked: drop it.

@@ -5,6 +5,7 @@ import type { DashboardFilter } from '../dashboard-filter';
 export const monitorKeys = {
   all: ['monitors'] as const,
   list: () => ['monitors', 'list'] as const,
+  names: () => ['monitors', 'names'] as const,
   /** Every page set of the dashboard, whatever its filters. */
   rowsAll: ['monitors', 'rows'] as const,
   rows: (filter: DashboardFilter) => ['monitors', 'rows', filter] as const,

@@ -49,6 +49,7 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
       refetchIncidents = true;
       refetchList = true;
       void client.invalidateQueries({ queryKey: monitorKeys.rowsAll });
+      void client.invalidateQueries({ queryKey: monitorKeys.names() });
       if (event.kind === 'reset') void client.invalidateQueries({ queryKey: monitorKeys.all });
       else void client.invalidateQueries({ queryKey: monitorKeys.detail(event.monitorId) });
       continue;

@@ -30,6 +30,7 @@ function storeMonitor(client: QueryClient, monitor: Monitor) {
   );
   void client.invalidateQueries({ queryKey: monitorKeys.list() });
   void client.invalidateQueries({ queryKey: monitorKeys.rowsAll });
+  void client.invalidateQueries({ queryKey: monitorKeys.names() });
 }
 
 export function useCreateMonitor() {
@@ -65,6 +66,7 @@ export function useDeleteMonitor(id: number) {
       client.removeQueries({ queryKey: monitorKeys.statsAll(id) });
       void client.invalidateQueries({ queryKey: monitorKeys.list() });
       void client.invalidateQueries({ queryKey: monitorKeys.rowsAll });
+      void client.invalidateQueries({ queryKey: monitorKeys.names() });
     },
   });
 }

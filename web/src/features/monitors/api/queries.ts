@@ -3,6 +3,7 @@ import type {
   CheckPage,
   Monitor,
   MonitorList,
+  MonitorNames,
   MonitorStats,
   StatsWindow,
 } from '@pagewatch/contract';
@@ -18,6 +19,13 @@ export const monitorListQuery = () =>
     queryFn: ({ signal }) => api<MonitorList>('/monitors', { signal }),
     // Statuses arrive live; the poll only refreshes slow-moving numbers such as 24 h uptime.
     refetchInterval: 60_000,
+  });
+
+/** Every monitor's id, name and target: what the pickers need, without the dashboard's data. */
+export const monitorNamesQuery = () =>
+  queryOptions({
+    queryKey: monitorKeys.names(),
+    queryFn: ({ signal }) => api<MonitorNames>('/monitors/names', { signal }),
   });
 
 export const monitorQuery = (id: number) =>

@@ -186,7 +186,10 @@ describe('dashboard rows', () => {
       recent: { outcomes: 'uw' },
     });
     expect(client.getQueryState(monitorRowsQuery(all).queryKey)?.isInvalidated).toBe(false);
+    client.setQueryData(monitorKeys.names(), { items: [] });
     applyEvents(client, [{ kind: 'monitor', change: 'updated', monitorId: 2 }]);
     expect(client.getQueryState(monitorRowsQuery(all).queryKey)?.isInvalidated).toBe(true);
+    // The pickers' names follow a rename, an addition or a deletion.
+    expect(client.getQueryState(monitorKeys.names())?.isInvalidated).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { Icon } from '../../../components/ui/Icon';
 import { ErrorNotice, Notice } from '../../../components/ui/Notice';
 import { describeError } from '../../../lib/errors';
-import { monitorListQuery } from '../../monitors/api/queries';
+import { monitorNamesQuery } from '../../monitors/api/queries';
 import {
   LogoError,
   useDeleteStatusPage,
@@ -29,7 +29,7 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
   const navigate = useNavigate();
   const form = useDraft(useMemo(() => (page ? draftFromPage(page) : emptyDraft()), [page]));
   const { draft, set, errorFor } = form;
-  const monitors = useQuery(monitorListQuery());
+  const monitors = useQuery(monitorNamesQuery());
   const save = useSaveStatusPage(page?.id ?? null);
   const remove = useDeleteStatusPage();
   const [logo, setLogo] = useState<LogoChange>({ kind: 'keep' });
