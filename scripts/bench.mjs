@@ -22,6 +22,7 @@ const benches = [
   'status-page',
   'lighthouse',
   'metrics-10k',
+  'cluster-leases',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
