@@ -133,6 +133,9 @@ export async function composePagewatch(
   const housekeepingLease = singletons.lease('housekeeping');
   // Pruning history stays where the scheduler runs, as before; now once per deployment.
   const retentionLease = runsChecks ? singletons.lease('retention') : null;
+  // On PostgreSQL the others hear of a join, a leave or a release at once, not at their next tick.
+  bridge?.onClusterWake(() => member.wake());
+  member.on('peers', () => bridge?.wakeCluster());
   Object.assign(metrics.cluster.probes, {
     members: () => member.members().length,
     partitionsOwned: () => partitions?.owned().length ?? 0,

@@ -67,6 +67,9 @@ export interface ClusterMemberOptions {
 export class StaleTick extends Error {}
 
 /**
+ * Events: `registered`, `fenced`, `unfenced`, and `peers` when the others should renew at
+ * once (this member joined, left or released leases; compose sends it over NOTIFY).
+ *
  * This process as a cluster member: registers, heartbeats and renews every lease of its
  * participants in one tick every `renewMs`, on the database's clock. If no tick succeeded for
  * longer than the safe margin (expiry − renewal − skew, on the monotonic clock, from when the
@@ -89,6 +92,8 @@ export class ClusterMember extends EventEmitter {
   private dirty = false;
   private lastFailureLog = -Infinity;
   private live: readonly LiveMember[] = [];
+  private lastTickAt = -Infinity;
+  private wakePending = false;
 
   constructor(private readonly options: ClusterMemberOptions) {
     super();
@@ -174,12 +179,16 @@ export class ClusterMember extends EventEmitter {
     this.schedule();
   }
 
-  /** Runs a tick now instead of at the next period (a peer joined, left or released). */
+  /** Runs a tick soon instead of at the next period (a peer joined, left or released). */
   wake(): void {
-    if (this.state === 'idle' || this.state === 'stopped' || this.running) return;
-    if (this.tickTimer) clearTimeout(this.tickTimer);
-    this.tickTimer = null;
-    void this.runTick().then(() => this.schedule());
+    if (this.state === 'idle' || this.state === 'stopped') return;
+    // A tick under way may have read the table before the peer's change: one more after it.
+    if (this.running) {
+      this.wakePending = true;
+      return;
+    }
+    // A burst of wakes (several peers releasing) costs one early tick, not one each.
+    this.schedule(Math.max(0, this.lastTickAt + 50 - this.now()));
   }
 
   /** Lets every lease go, then leaves the member list: others take over at once. */
@@ -198,6 +207,7 @@ export class ClusterMember extends EventEmitter {
     await this.repo.leave(this.id).catch((err: unknown) => {
       this.logger.warn({ err }, 'cluster: could not leave the member list');
     });
+    this.emit('peers');
   }
 
   /** Drops every lease locally; the next good tick releases their rows and starts afresh. */
@@ -217,12 +227,15 @@ export class ClusterMember extends EventEmitter {
     return this.state === 'stopped';
   }
 
-  private schedule(): void {
+  private schedule(delay = this.timings.renewMs): void {
     if (this.state === 'stopped') return;
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    if (this.wakePending) delay = Math.min(delay, 50);
+    this.wakePending = false;
     this.tickTimer = setTimeout(() => {
       this.tickTimer = null;
       void this.runTick().then(() => this.schedule());
-    }, this.timings.renewMs);
+    }, delay);
     this.tickTimer.unref();
   }
 
@@ -234,6 +247,7 @@ export class ClusterMember extends EventEmitter {
   private async tick(): Promise<void> {
     if (this.state === 'stopped') return;
     const startedAt = this.now();
+    this.lastTickAt = startedAt;
     const gen = this.generation;
     try {
       const { repo } = this;
@@ -281,6 +295,7 @@ export class ClusterMember extends EventEmitter {
       this.emit('unfenced');
     } else if (was === 'registering') {
       this.emit('registered');
+      this.emit('peers');
     }
   }
 }

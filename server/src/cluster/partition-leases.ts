@@ -230,6 +230,7 @@ export class PartitionLeases extends EventEmitter<PartitionLeaseEvents> implemen
     const { repo, id } = this.member;
     try {
       await repo.partitions.release(id, partitions);
+      this.member.emit('peers');
       this.unreleased = this.unreleased.filter((p) => !partitions.includes(p));
       this.drop(
         partitions.filter((p) => this.held.has(p)),

@@ -30,6 +30,10 @@ export interface EventBridgeOptions {
 export interface EventBridge {
   /** Other processes' events received, and this one's sent (for tests and metrics). */
   readonly stats: { received: number; sent: number; dropped: number; reconnects: number };
+  /** Tells the other processes' cluster members to renew now: one joined, left or released. */
+  wakeCluster(): void;
+  /** Called when another process asks for that (ADR 21); polling remains the backstop. */
+  onClusterWake(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -95,12 +99,19 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
   let closed = false;
   let attempt = 0;
   let retry: NodeJS.Timeout | null = null;
+  const wakeListeners: (() => void)[] = [];
 
   const receive = (message: pg.Notification) => {
     if (message.channel !== channel || !message.payload) return;
     try {
-      const batch = JSON.parse(message.payload) as { o: string; e?: ServerEvent[]; r?: Revocation };
+      const batch = JSON.parse(message.payload) as {
+        o: string;
+        e?: ServerEvent[];
+        r?: Revocation;
+        w?: number;
+      };
       if (batch.o === origin) return;
+      if (batch.w) for (const listener of wakeListeners) listener();
       if (batch.r && Number.isInteger(batch.r.userId)) {
         const r = { userId: batch.r.userId };
         remote.add(r);
@@ -188,6 +199,14 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
 
   return {
     stats,
+    wakeCluster() {
+      if (closed) return;
+      const payload = JSON.stringify({ o: origin, w: 1 });
+      sending = sending.then(() => notify(payload).then(() => {}));
+    },
+    onClusterWake(listener) {
+      wakeListeners.push(listener);
+    },
     async close() {
       closed = true;
       unsubscribe();
