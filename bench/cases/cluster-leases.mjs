@@ -1,7 +1,8 @@
 // cluster-leases: what the cluster coordination costs at idle (ADR 21). For 1, 2 and 3
 // members on one database (PostgreSQL, and one SQLite file), each with its own connection as
 // a process would have: statements per second per member once the shares have settled, and
-// the lease renewal round trip (heartbeat, member list, renewals) p50/p99. Default timings
+// the lease renewal round trip (heartbeat, member list, renewals) p50/p99, and on PostgreSQL
+// the rows the lease tables update per second (pg_stat_user_tables). Default timings
 // (renew 2 s, expire 8 s). BENCH_DURATION_S (default 20) is the measured window per size;
 // BENCH_POSTGRES_URL (default PAGEWATCH_TEST_POSTGRES_URL, else the local server) the database.
 import fs from 'node:fs';
@@ -71,17 +72,29 @@ async function pgSchema() {
     await c.query(`drop schema if exists ${schema} cascade`);
     await c.end();
   };
-  return { target: { kind: 'postgres', url: PG_URL, schema }, drop };
+  /** Rows updated in the lease tables so far (statistics are flushed within about a second). */
+  const updates = async () => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    const { rows } = await c.query(
+      `select coalesce(sum(n_tup_upd), 0)::int as n from pg_stat_user_tables
+       where schemaname = $1 and relname in ('cluster_members', 'cluster_partitions', 'cluster_singletons')`,
+      [schema],
+    );
+    await c.end();
+    return rows[0].n;
+  };
+  return { target: { kind: 'postgres', url: PG_URL, schema }, drop, updates };
 }
 
 function sqliteFile() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pagewatch-bench-'));
   const drop = async () => fs.rmSync(dir, { recursive: true, force: true });
-  return { target: { kind: 'sqlite', file: path.join(dir, 'bench.db') }, drop };
+  return { target: { kind: 'sqlite', file: path.join(dir, 'bench.db') }, drop, updates: null };
 }
 
 async function measure(engine, size) {
-  const { target, drop } = engine === 'postgres' ? await pgSchema() : sqliteFile();
+  const { target, drop, updates } = engine === 'postgres' ? await pgSchema() : sqliteFile();
   const members = [];
   const stop = async () => {
     for (const m of members.splice(0)) {
@@ -105,9 +118,15 @@ async function measure(engine, size) {
   await sleep(4_000);
   const before = members.map((m) => m.counter.n);
   for (const m of members) m.renewals.length = 0;
+  const rowsBefore = await updates?.();
   const t0 = now();
+  const rowsFrom = t0;
   await sleep(DURATION_S * 1000);
   const seconds = (now() - t0) / 1000;
+  // Both reads lag the backends' statistics flush by about the same: rate over the reads.
+  await sleep(updates ? 1_500 : 0);
+  const rowsAfter = await updates?.();
+  const rowSeconds = (now() - rowsFrom) / 1000;
   const perMember = members.map((m, i) => (m.counter.n - before[i]) / seconds);
   const latencies = members.flatMap((m) => m.renewals);
   const s = summarize(latencies);
@@ -117,6 +136,7 @@ async function measure(engine, size) {
     members: size,
     statementsPerMemberPerSecond: perMember.reduce((a, b) => a + b, 0) / size,
     statementsPerSecondTotal: perMember.reduce((a, b) => a + b, 0),
+    rowsUpdatedPerSecond: updates ? (rowsAfter - rowsBefore) / rowSeconds : null,
     renewals: latencies.length,
     renewalP50Ms: s.p50,
     renewalP99Ms: s.p99,
@@ -146,12 +166,23 @@ await runBench('cluster-leases', async () => {
     }
   }
   printTable(`idle lease overhead over ${DURATION_S} s (renew 2 s, expire 8 s)`, [
-    ['engine', 'members', 'stmts/s per member', 'stmts/s total', 'renewals', 'p50', 'p99', 'max'],
+    [
+      'engine',
+      'members',
+      'stmts/s per member',
+      'stmts/s total',
+      'rows updated/s',
+      'renewals',
+      'p50',
+      'p99',
+      'max',
+    ],
     ...rows.map((r) => [
       r.engine,
       r.members,
       r.statementsPerMemberPerSecond.toFixed(2),
       r.statementsPerSecondTotal.toFixed(2),
+      r.rowsUpdatedPerSecond?.toFixed(0) ?? '–',
       r.renewals,
       ms(r.renewalP50Ms, 2),
       ms(r.renewalP99Ms, 2),

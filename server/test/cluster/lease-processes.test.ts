@@ -9,7 +9,7 @@ import { postgresUrl, testTarget, type TestTarget } from '../support/engines.js'
 import { until } from '../support/until.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const timings = { LEASE_RENEW_MS: '200', LEASE_EXPIRE_MS: '1200', LEASE_SKEW_MS: '200' };
+const timings = { LEASE_RENEW_MS: '300', LEASE_EXPIRE_MS: '2400', LEASE_SKEW_MS: '400' };
 
 interface Line {
   t: number;

@@ -5,8 +5,8 @@ import type { PartitionLeaseOptions } from '../../src/cluster/partition-leases.j
 import { openDatabase, type Database, type DatabaseTarget } from '../../src/db/database.js';
 import { clusterRepository, type ClusterRepository } from '../../src/db/repositories/cluster.js';
 
-/** Short lease timings for tests: renew 150 ms, expire 900 ms, fenced after 600 ms. */
-export const fastTimings: ClusterTimings = { renewMs: 150, expireMs: 900, skewMs: 150 };
+/** Short lease timings for tests: renew 200 ms, expire 1.6 s, fenced after 1.1 s of silence. */
+export const fastTimings: ClusterTimings = { renewMs: 200, expireMs: 1600, skewMs: 300 };
 
 export interface TestMember {
   member: ClusterMember;
