@@ -145,8 +145,9 @@ export class PartitionLeases extends EventEmitter<PartitionLeaseEvents> implemen
   async stop(): Promise<void> {
     this.stopped = true;
     await this.drainInFlight;
+    // Held means not fenced (a fence empties it): work in flight finishes before the release.
     const rest = [...this.held.keys()].filter((p) => !this.draining.has(p));
-    if (rest.length > 0 && this.member.valid()) await this.drainBounded(rest);
+    if (rest.length > 0) await this.drainBounded(rest);
     await this.release([...this.held.keys()]);
   }
 

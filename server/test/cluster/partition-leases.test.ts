@@ -151,13 +151,19 @@ describe.each(engines)('partition leases on %s', (engine) => {
   });
 
   it('a lone member owns every partition after its first tick, and a graceful stop frees them at once', async () => {
-    const solo = await startMember(t.target, { name: 'solo' });
+    const drained: number[][] = [];
+    const solo = await startMember(t.target, {
+      name: 'solo',
+      leases: { drain: async (partitions) => void drained.push([...partitions]) },
+    });
     // Leftovers of the previous test are released or expired; what remains free is taken.
     await until('the lone member to own everything', () =>
       solo.partitions.owned().length === 1024 ? true : undefined,
     );
     const next = await startMember(t.target, { name: 'next', start: false });
     await solo.close();
+    // Stopping drains what it holds before letting it go.
+    expect(drained.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 1024 }, (_, i) => i));
     await next.member.start();
     // No expiry to wait for: the released rows are free at the first tick.
     expect(next.partitions.owned()).toHaveLength(1024);
