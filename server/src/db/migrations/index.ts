@@ -22,6 +22,7 @@ import { incidentAutoTitle } from './012-incident-auto-title.js';
 import { headerSecrets, type Sealer } from './013-header-secrets.js';
 import { rounds } from './014-rounds.js';
 import { cluster } from './015-cluster.js';
+import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
 
@@ -79,7 +80,7 @@ async function migrate(
           ?.schema
       : undefined;
   const migrator = new Migrator({
-    db,
+    db: schema ? ownSchemaOnly(db, schema) : db,
     provider,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
