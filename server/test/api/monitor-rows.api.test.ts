@@ -2,6 +2,7 @@ import { Monitor, MonitorList, MonitorNames, MonitorRowPage, Problem } from '@pa
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../support/engines.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { until } from '../support/until.js';
 
 const json = (body: unknown) => ({
   payload: JSON.stringify(body),
@@ -31,6 +32,11 @@ describe.each(engines.flatMap((e) => [[e, false] as const, [e, true] as const]))
         });
         made.push(Monitor.parse(res.json()));
       }
+      // The read model learns of a new monitor from its event, a moment after the answer.
+      await until('the rows to count every monitor', async () => {
+        const res = await t.inject({ url: '/api/v1/monitors/rows?limit=1' });
+        return MonitorRowPage.parse(res.json()).total === 25 || undefined;
+      });
     });
     afterAll(async () => t.stop());
 
