@@ -55,11 +55,17 @@ describe.each(engines)('alerts from live checks on %s', (engine) => {
     const got = await receiver.waitFor((all) => all.some((r) => r.kind === 'monitor.up'));
     expect(got.map((r) => r.kind)).toEqual(['monitor.down', 'monitor.up']);
     expect(fallback.delivered()).toEqual([]);
-    const rows = (await outbox(t.database)).filter((r) => r.orderKey === `m:${id}`);
-    expect(rows.map((r) => [r.kind, r.state])).toEqual([
-      ['monitor.down', 'sent'],
-      ['monitor.up', 'sent'],
-    ]);
+    // The notifier records a send once the receiver has answered: a moment after it got it.
+    await expect
+      .poll(async () =>
+        (await outbox(t.database))
+          .filter((r) => r.orderKey === `m:${id}`)
+          .map((r) => [r.kind, r.state]),
+      )
+      .toEqual([
+        ['monitor.down', 'sent'],
+        ['monitor.up', 'sent'],
+      ]);
   });
 
   it('announces declared incidents, their updates and their resolution to the monitors’ channels', async () => {
