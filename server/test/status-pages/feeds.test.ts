@@ -6,6 +6,7 @@ import { engines } from '../support/engines.js';
 import { monitorInput } from '../support/factories.js';
 import { json } from '../support/status-page-api.js';
 import { insertStatusPage } from '../support/status-pages.js';
+import { CHROMIUM_ARGS } from '../../src/engine/checks/browser/pool.js';
 
 // What people type, as an attacker would type it: each must reach a feed reader as this text.
 const typed = [
@@ -30,16 +31,7 @@ let reader: Page;
 beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: process.env.PAGEWATCH_CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   reader = await browser.newPage();
   await reader.route('**/*', (route) => route.abort());

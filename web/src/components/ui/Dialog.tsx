@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Button } from './Button';
+import { useModal } from './use-modal';
 
 interface DialogProps {
   open: boolean;
@@ -12,14 +13,8 @@ interface DialogProps {
 
 /** A modal with content and one Close button; Escape and the backdrop close it too. */
 export function Dialog({ open, title, children, onClose, className }: DialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal(open);
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
     <dialog
       ref={ref}

@@ -1,13 +1,6 @@
-import {
-  useEffect,
-  useId,
-  useRef,
-  type FocusEvent,
-  type FormEvent,
-  type ReactNode,
-  type Ref,
-} from 'react';
+import { useId, type FocusEvent, type FormEvent, type ReactNode, type Ref } from 'react';
 import { Button } from './Button';
+import { useModal } from './use-modal';
 
 interface FormDialogProps {
   open: boolean;
@@ -35,14 +28,8 @@ export function FormDialog({
   formRef,
   onBlur,
 }: FormDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModal(open);
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
     <dialog
       ref={ref}
