@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
 import {
+  awayFromStepEdge,
   newPage,
   screenshotAll,
   signInWithForm,
@@ -135,6 +136,7 @@ describe('setup, sign-in and two-factor in a browser', () => {
     await page.getByLabel('6-digit code').fill('000000');
     await page.getByRole('button', { name: 'Turn on two-factor' }).click();
     await page.getByText(/That code is not valid/).waitFor();
+    await awayFromStepEdge();
     await page.getByLabel('6-digit code').fill(totpAt(key, -1));
     await page.getByRole('button', { name: 'Turn on two-factor' }).click();
 

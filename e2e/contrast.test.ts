@@ -92,6 +92,8 @@ describe('every screen in light and dark: contrast, console and CSP', () => {
     beforeAll(async () => {
       const owner = await app.identity('owner', OWNER.email);
       seeded = await seedScreens(app, owner);
+      // Joins without the scheduler role: Settings → Cluster shows a member and unowned partitions.
+      await app.cluster.member.start();
     });
 
     it.each(schemes)('signed out, in %s', async (scheme) => {
@@ -157,6 +159,7 @@ describe('every screen in light and dark: contrast, console and CSP', () => {
           { name: 'settings-users', path: '/settings/users', title: /^Users/ },
           { name: 'settings-api-keys', path: '/settings/api-keys', title: /^API keys/ },
           { name: 'settings-audit', path: '/settings/audit', title: /^Audit log/ },
+          { name: 'settings-cluster', path: '/settings/cluster', title: /^Cluster/ },
           { name: 'not-found', path: '/no-such-screen', title: /^Not found/ },
         ],
         true,

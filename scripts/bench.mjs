@@ -14,6 +14,7 @@ const benches = [
   'scheduler-1k-10s',
   'scheduler-2k-10s',
   'scheduler-10k-60s',
+  'scheduler-100k-workers',
   'auth',
   'history',
   'browser-checks',
@@ -23,6 +24,7 @@ const benches = [
   'lighthouse',
   'metrics-10k',
   'cluster-leases',
+  'failover-kills',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

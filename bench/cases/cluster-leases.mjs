@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import pino from 'pino';
+import { benchSchema, pgQuery, pgReachable, postgresUrl } from '../lib/postgres.mjs';
 import { now, onCleanup, root, runBench, sleep } from '../lib/run.mjs';
 import { ms, printEnvironment, printTable, summarize, writeResult } from '../lib/stats.mjs';
 
@@ -19,10 +19,6 @@ const { openDatabase } = await import(dist('db/database.js'));
 const { clusterRepository } = await import(dist('db/repositories/cluster.js'));
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
-const PG_URL =
-  process.env.BENCH_POSTGRES_URL ??
-  process.env.PAGEWATCH_TEST_POSTGRES_URL ??
-  'postgres://postgres@127.0.0.1:5432/test';
 const SIZES = [1, 2, 3];
 
 /** Counts every statement a Kysely instance executes (raw ones included). */
@@ -61,30 +57,17 @@ async function startMember(target, name) {
 }
 
 async function pgSchema() {
-  const schema = `pw_bench_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const drop = async () => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.query(`drop schema if exists ${schema} cascade`);
-    await c.end();
-  };
+  const { schema, drop } = await benchSchema();
   /** Rows updated in the lease tables so far (statistics are flushed within about a second). */
   const updates = async () => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    const { rows } = await c.query(
+    const rows = await pgQuery(
       `select coalesce(sum(n_tup_upd), 0)::int as n from pg_stat_user_tables
        where schemaname = $1 and relname in ('cluster_members', 'cluster_partitions', 'cluster_singletons')`,
       [schema],
     );
-    await c.end();
     return rows[0].n;
   };
-  return { target: { kind: 'postgres', url: PG_URL, schema }, drop, updates };
+  return { target: { kind: 'postgres', url: postgresUrl, schema }, drop, updates };
 }
 
 function sqliteFile() {
@@ -147,12 +130,8 @@ async function measure(engine, size) {
 await runBench('cluster-leases', async () => {
   const env = printEnvironment();
   const engines = ['postgres', 'sqlite'];
-  try {
-    const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-    await c.connect();
-    await c.end();
-  } catch {
-    console.log(`PostgreSQL at ${PG_URL} is not reachable: SQLite only`);
+  if (!(await pgReachable())) {
+    console.log(`PostgreSQL at ${postgresUrl} is not reachable: SQLite only`);
     engines.shift();
   }
   const rows = [];

@@ -166,9 +166,15 @@ export function serverComplaints(child) {
   });
 }
 
-/** bench/lib/target.mjs in its own process (its CPU is not the server's): 200 "ok", no keep-alive. */
-export async function startTarget() {
-  const child = spawnNode([path.join(root, 'bench/lib/target.mjs')], { label: 'target' });
+/**
+ * bench/lib/target.mjs in its own process (its CPU is not the server's): 200 "ok", no keep-alive.
+ * `compact`: paths /m/<n>, hits kept as [n, ms] pairs and read with readArrivals().
+ */
+export async function startTarget({ compact = false } = {}) {
+  const child = spawnNode([path.join(root, 'bench/lib/target.mjs')], {
+    label: 'target',
+    env: compact ? { BENCH_TARGET_COMPACT: '1' } : {},
+  });
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('target did not start')), 10_000);
     child.stdout.once('data', (chunk) => {
@@ -178,6 +184,24 @@ export async function startTarget() {
     void child.exited.then(() => reject(new Error(`target exited: ${child.logLines.join('\n')}`)));
   });
   return { child, port, url: (p) => `http://127.0.0.1:${port}${p}` };
+}
+
+/**
+ * A compact target's hits from the `from`-th on: { keys, times } (n of /m/<n>, epoch ms), in the
+ * order they arrived.
+ */
+export async function readArrivals(target, from = 0) {
+  const res = await request(target.port, `/__arrivals?from=${from}`);
+  if (res.status !== 200) throw new Error(`/__arrivals → ${res.status}`);
+  // Copied into an ArrayBuffer of its own: a Float64Array needs 8-byte alignment.
+  const pairs = new Float64Array(new Uint8Array(res.body).buffer);
+  const keys = new Int32Array(pairs.length / 2);
+  const times = new Float64Array(pairs.length / 2);
+  for (let i = 0; i < keys.length; i += 1) {
+    keys[i] = pairs[2 * i];
+    times[i] = pairs[2 * i + 1];
+  }
+  return { keys, times };
 }
 
 // ── HTTP ──
@@ -281,16 +305,22 @@ export async function waitHealthy(port, child, { everyMs = 5, timeoutMs = 30_000
   throw new Error(`server not healthy after ${timeoutMs} ms:\n${child.logLines.join('\n')}`);
 }
 
-/** Creates `count` HTTP monitors through the API, a few at a time over keep-alive, optionally paced. */
+/**
+ * Creates `count` HTTP monitors through the API, a few at a time over keep-alive, optionally
+ * paced. Resolves with the time taken, each request's latency and `ids[i]`, the id of monitor i.
+ * `progressEvery`: logs the count and rate every that many monitors.
+ */
 export async function createMonitors(
   port,
   count,
   urlFor,
-  { interval, timeout, parallel = 4, overMs = 0 },
+  { interval, timeout, parallel = 4, overMs = 0, progressEvery = 0 },
 ) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: parallel });
   await ensureSignedIn(port);
   const latencies = [];
+  const ids = new Array(count);
+  let done = 0;
   let next = 0;
   const t0 = now();
   const worker = async () => {
@@ -310,6 +340,12 @@ export async function createMonitors(
       const res = await request(port, '/api/v1/monitors', { method: 'POST', body, agent });
       if (res.status !== 201) throw new Error(`create monitor ${i} → ${res.status}: ${res.body}`);
       latencies.push(res.ms);
+      ids[i] = JSON.parse(String(res.body)).id;
+      done += 1;
+      if (progressEvery > 0 && done % progressEvery === 0) {
+        const s = (now() - t0) / 1000;
+        console.log(`  ${done} created in ${s.toFixed(0)} s (${(done / s).toFixed(0)}/s)`);
+      }
     }
   };
   try {
@@ -317,5 +353,5 @@ export async function createMonitors(
   } finally {
     agent.destroy();
   }
-  return { ms: now() - t0, latencies };
+  return { ms: now() - t0, latencies, ids };
 }

@@ -7,9 +7,22 @@ import { root } from './run.mjs';
 /** Nearest-rank percentile of unsorted numbers (p in 0..100). */
 export function percentile(values, p) {
   if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
+  return ranked(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
+}
+
+/** The nearest-rank value of p (0..100) in numbers sorted ascending. */
+function ranked(sorted, p) {
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+}
+
+/** Several percentiles of many numbers (an array or a typed array) with one sort: { p: value }. */
+export function percentiles(values, ps) {
+  const sorted = Float64Array.from(values).sort();
+  return Object.fromEntries(ps.map((p) => [p, sorted.length ? ranked(sorted, p) : null]));
 }
 
 export function summarize(values) {
@@ -111,11 +124,40 @@ export function rssBytes(pid) {
   return m ? Number(m[1]) * 1024 : null;
 }
 
+/** /proc/<pid>/stat's fields after the command name: [0] is the state, [1] the parent pid. */
+function statFields(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** User + system CPU seconds of a process (Linux clock ticks are 100 Hz). */
 export function cpuSeconds(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Pids of a process's children (a scan of /proc: not every kernel has task/<tid>/children). */
+export function childPids(pid) {
+  const found = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(statFields(entry)[1]) === pid) found.push(Number(entry));
+    } catch {
+      // gone while we looked
+    }
+  }
+  return found;
+}
+
+/** One variable of a process's environment (readable for our own processes), or undefined. */
+export function envOf(pid, name) {
+  try {
+    const entries = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    return entries.find((e) => e.startsWith(`${name}=`))?.slice(name.length + 1);
+  } catch {
+    return undefined;
+  }
 }
 
 export function environment() {

@@ -22,3 +22,4 @@ export * from './notifications.js';
 export * from './status-pages.js';
 export * from './badges.js';
 export * from './public-status-page.js';
+export * from './cluster.js';

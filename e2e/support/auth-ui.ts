@@ -14,6 +14,17 @@ export function totpAt(key: string, stepOffset: -1 | 0 | 1): string {
   return new TOTP({ secret, digits: 6, period: 30 }).generate({ timestamp });
 }
 
+/**
+ * Waits until the current 30-second step has at least `ms` left. A code from the step before
+ * (`totpAt(key, -1)`) is only accepted while the server is still in this step: on a loaded
+ * machine the fill, the click and the request can cross the step edge and turn it into a code
+ * two steps old, which the server rightly refuses.
+ */
+export async function awayFromStepEdge(ms = 10_000): Promise<void> {
+  const left = 30_000 - (Date.now() % 30_000);
+  if (left < ms) await new Promise((r) => setTimeout(r, left + 200));
+}
+
 /** The current 6-digit code, as an authenticator app shows it. */
 export const totpNow = (key: string): string => totpAt(key, 0);
 

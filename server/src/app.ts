@@ -16,6 +16,7 @@ import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerSpa } from './http/plugins/spa.js';
 import { ApiRegistry, type Access } from './http/route.js';
 import { authRoutes } from './http/routes/api/auth.js';
+import { clusterRoutes } from './http/routes/api/cluster.js';
 import { eventRoutes } from './http/routes/api/events.js';
 import { incidentRoutes } from './http/routes/api/incidents.js';
 import { userRoutes } from './http/routes/api/users.js';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await statusPageApiRoutes(app, api, deps.services);
   notificationChannelRoutes(app, api, deps.services);
   deliveryRoutes(app, api, deps.services);
+  clusterRoutes(app, api, deps.services);
   statusPagePreviewRoutes(app, api, site);
   badgeRoutes(app, site);
   eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);

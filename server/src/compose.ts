@@ -16,11 +16,15 @@ import { bridgeEvents, type EventBridge } from './db/event-bridge.js';
 import { repositories } from './db/repositories/index.js';
 import { createEngine, type Engine } from './engine/index.js';
 import type { EngineOptions } from './engine/checks/registry.js';
+import type { Ownership } from './engine/ownership.js';
 import { cachedOpener } from './engine/checks/stored-secret.js';
 import { BrowserPool, ownOriginGuard } from './engine/checks/browser/index.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { CredentialRevocations } from './lib/credential-revocations.js';
 import { EventHub } from './lib/event-hub.js';
+import { bridgeOverIpc, type IpcLink, type WorkerLinks } from './lib/ipc-bridge.js';
+import { collectFromWorkers, reportToPrimary } from './cluster/worker-metrics.js';
+import { TurnQueue, turnsFromPrimary, type WriteTurns } from './db/write-turns.js';
 import type { Logger } from './lib/logger.js';
 import { createMetrics } from './lib/metrics.js';
 import { randomBase62, SecretBox } from './lib/crypto.js';
@@ -67,12 +71,35 @@ export interface ComposeOptions {
   eventPingMs?: number;
   /** Postgres schema to use (tests isolate themselves this way). */
   pgSchema?: string;
+  /**
+   * The other processes of this machine (PAGEWATCH_WORKERS, ADR 25): the primary forked
+   * them and exports their metrics; on SQLite it also writes their results and they share
+   * events over this link (on PostgreSQL NOTIFY carries events and each writes its own).
+   */
+  machine?: { role: 'primary'; link: WorkerLinks } | { role: 'worker'; link: IpcLink } | null;
   /** History kept and how it is pruned; SPEC §9 defaults. */
   retention?: Partial<RetentionOptions>;
   /** Notifier tuning beyond the config (tests shorten the retry schedule and the poll). */
   notifier?: Partial<DispatcherOptions>;
-  /** Lease timings and partition options (tests shorten them; ADR 21). */
-  cluster?: { timings?: Partial<ClusterTimings>; partitions?: PartitionLeaseOptions };
+  /**
+   * Lease timings and partition options (tests shorten them; ADR 21). `overlap` makes the
+   * scheduler check every monitor whatever it owns: only the tests of the result write's
+   * (monitor, round) guard want that, to stage two processes holding the same round.
+   */
+  cluster?: {
+    timings?: Partial<ClusterTimings>;
+    partitions?: PartitionLeaseOptions;
+    overlap?: boolean;
+  };
+}
+
+/** SQLite's write lock in turns: the primary gives them out, its workers ask (ADR 25). */
+function writeTurnsOf(machine: ComposeOptions['machine'], config: Config): WriteTurns | null {
+  if (!machine || config.database.kind !== 'sqlite') return null;
+  if (machine.role === 'worker') return turnsFromPrimary(machine.link);
+  const turns = new TurnQueue();
+  turns.serve(machine.link);
+  return turns;
 }
 
 /** Wires config, storage, engine and HTTP app together; main.ts and tests both start here. */
@@ -82,6 +109,8 @@ export async function composePagewatch(
   options: ComposeOptions = {},
 ): Promise<Pagewatch> {
   const instanceKey = loadSecretKey(config.secret, config.dataDir);
+  const pgSchema =
+    options.pgSchema ?? (config.database.kind === 'postgres' ? config.database.schema : undefined);
   const secrets = new SecretBox(instanceKey);
   // Migrations seal secrets that older versions kept in clear (request headers, 013).
   const database = await openDatabase(
@@ -90,34 +119,44 @@ export async function composePagewatch(
       : {
           kind: 'postgres',
           url: config.database.url,
-          ...(options.pgSchema ? { schema: options.pgSchema } : {}),
+          ...(pgSchema ? { schema: pgSchema } : {}),
         },
-    { seal: (plaintext) => secrets.seal(plaintext) },
+    { seal: (plaintext) => secrets.seal(plaintext), turns: writeTurnsOf(options.machine, config) },
   );
   const repos = repositories(database);
   const hub = new EventHub();
   const revocations = new CredentialRevocations();
   const metrics = createMetrics();
+  const machine = options.machine ?? null;
+  // SQLite has one writer: the machine's processes share events and results over IPC.
+  const sqliteMachine = config.database.kind === 'sqlite' ? machine : null;
+  if (machine?.role === 'primary') collectFromWorkers(machine.link, metrics);
+  const stopReporting = machine?.role === 'worker' ? reportToPrimary(machine.link, metrics) : null;
   // Several processes on one PostgreSQL database hear each other's flips and edits (ADR 16).
-  const bridge =
+  const bridge: EventBridge | null =
     config.database.kind === 'postgres'
       ? await bridgeEvents({
           url: config.database.url,
-          ...(options.pgSchema ? { schema: options.pgSchema } : {}),
+          ...(pgSchema ? { schema: pgSchema } : {}),
           hub,
           revocations,
           database,
           logger,
           counter: metrics.sharedEvents,
         })
-      : null;
+      : sqliteMachine
+        ? bridgeOverIpc(sqliteMachine.link, hub, logger, {
+            keep: sqliteMachine.role === 'primary' ? ['result'] : [],
+          })
+        : null;
   const clock = options.clock ?? systemClock;
   const maintenance = new MaintenanceIndex({ repos, hub, clock }, (err) =>
     logger.error({ err }, 'could not reload maintenance windows'),
   );
   const runsChecks = config.roles.includes('scheduler');
   // Every process is a member, so once-per-deployment jobs run once (ADR 21); schedulers also
-  // share the partitions, which the scheduler does not act on yet (docs/deployment.md).
+  // share the partitions and check only the monitors of theirs (ADR 24).
+  let engine: Engine | null = null;
   const member = new ClusterMember({
     repo: repos.cluster,
     name: `${os.hostname()}:${process.pid}`,
@@ -126,9 +165,19 @@ export async function composePagewatch(
     roles: config.roles,
     logger,
     observer: metrics.cluster.observer,
-    ...(options.cluster?.timings ? { timings: options.cluster.timings } : {}),
+    timings: { ...config.lease, ...options.cluster?.timings },
+    load: () => ({
+      ...(engine?.load() ?? { monitors: 0, inFlight: 0, checksPerMinute: 0 }),
+      rssBytes: process.memoryUsage.rss(),
+    }),
   });
-  const partitions = runsChecks ? new PartitionLeases(member, options.cluster?.partitions) : null;
+  const partitions = runsChecks
+    ? new PartitionLeases(member, {
+        // A partition leaves only once its checks in flight ended and their results are written.
+        drain: (ps) => engine?.drain(ps) ?? Promise.resolve(),
+        ...options.cluster?.partitions,
+      })
+    : null;
   const singletons = new Singletons(member);
   const housekeepingLease = singletons.lease('housekeeping');
   // Pruning history stays where the scheduler runs, as before; now once per deployment.
@@ -163,7 +212,7 @@ export async function composePagewatch(
     ...options.checks,
     openSecret: cachedOpener((sealed) => secrets.open(sealed)),
   };
-  const engine = runsChecks
+  engine = runsChecks
     ? createEngine({
         repos,
         hub,
@@ -173,8 +222,18 @@ export async function composePagewatch(
         concurrency: config.checkConcurrency,
         maintenance,
         options: checks,
+        ...(partitions && !options.cluster?.overlap ? { ownership: ownershipOf(partitions) } : {}),
+        ...(sqliteMachine
+          ? {
+              results:
+                sqliteMachine.role === 'primary'
+                  ? { takeFrom: sqliteMachine.link }
+                  : { handTo: sqliteMachine.link },
+            }
+          : {}),
       })
     : null;
+  bridge?.onRequestsWake(() => engine?.wakeRequests());
   const dispatcher = config.roles.includes('notifier')
     ? new Dispatcher(
         {
@@ -208,6 +267,12 @@ export async function composePagewatch(
     hub,
     clock,
     trigger: engine,
+    cluster: { memberId: () => member.id, expireMs: member.timings.expireMs },
+    handedOver: () => {
+      metrics.cluster.requests.inc({ direction: 'sent' });
+      bridge?.wakeRequests();
+      engine?.wakeRequests();
+    },
     secrets,
     instanceKey,
     authCache,
@@ -218,15 +283,17 @@ export async function composePagewatch(
     allowPrivateSubscriberWebhooks: config.allowPrivateSubscriberWebhooks,
     blockPrivateNotifyTargets: config.notify.blockPrivateTargets,
   };
-  services.summaries = engine ? new MonitorSummaryCache(services) : null;
+  const serves = config.roles.includes('web');
+  services.summaries = engine && serves ? new MonitorSummaryCache(services) : null;
   // Per-monitor series from a read model any process keeps; counters where checks run (ADR 16).
-  const monitorSeries = config.metrics.perMonitor
-    ? new MonitorSeries(services, {
-        counters: metrics.monitorCounters,
-        limit: config.metrics.monitorLimit,
-        onError: (err) => logger.warn({ err }, 'could not refresh the per-monitor metrics'),
-      })
-    : null;
+  const monitorSeries =
+    config.metrics.perMonitor && serves
+      ? new MonitorSeries(services, {
+          counters: metrics.monitorCounters,
+          limit: config.metrics.monitorLimit,
+          onError: (err) => logger.warn({ err }, 'could not refresh the per-monitor metrics'),
+        })
+      : null;
   if (monitorSeries) metrics.sources.push(() => monitorSeries.exposition());
   const app = await buildApp({
     services,
@@ -291,6 +358,7 @@ export async function composePagewatch(
       (closing ??= (async () => {
         await housekeeping?.stop();
         monitorSeries?.close();
+        stopReporting?.();
         maintenance.stop();
         await retention?.stop();
         await app.close();
@@ -303,5 +371,16 @@ export async function composePagewatch(
         await bridge?.close();
         await database.close();
       })()),
+  };
+}
+
+/** The engine's view of the partition leases (ADR 24). */
+function ownershipOf(leases: PartitionLeases): Ownership {
+  return {
+    owns: (p) => leases.owns(p),
+    owned: () => leases.owned(),
+    onAcquired: (listener) =>
+      leases.on('acquired', (grants) => listener(grants.map((g) => g.partition))),
+    onLost: (listener) => leases.on('lost', (partitions) => listener(partitions)),
   };
 }

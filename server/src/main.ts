@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config/config.js';
+import { WorkerPool } from './cluster/worker-pool.js';
 import { composePagewatch } from './compose.js';
+import { parentLink, WorkerLinks, type IpcLink } from './lib/ipc-bridge.js';
 import { createLogger } from './lib/logger.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,8 +20,34 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel);
-  const pagewatch = await composePagewatch(config, logger);
+  const logger = createLogger(config.logLevel, config.workerIndex);
+  // A primary with the scheduler role forks the other scheduler workers of this machine.
+  const forks =
+    config.workerIndex === null && config.roles.includes('scheduler') ? config.workers - 1 : 0;
+  const links = forks > 0 ? new WorkerLinks() : null;
+  const parent = config.workerIndex === null ? null : parentLink(process);
+  // On SQLite the primary writes every result and the processes share events over IPC; on
+  // PostgreSQL NOTIFY carries events (ADR 16) and each writes its own (ADR 25).
+  const sqliteLink: IpcLink | null = config.database.kind === 'sqlite' ? (links ?? parent) : null;
+  // The primary leaves its workers their part from the start instead of taking every monitor.
+  const pagewatch = await composePagewatch(config, logger, {
+    machine: links
+      ? { role: 'primary', link: links }
+      : parent
+        ? { role: 'worker', link: parent }
+        : null,
+    ...(forks > 0 ? { cluster: { partitions: { expectedSharers: forks + 1 } } } : {}),
+  });
+  const pool = links
+    ? new WorkerPool({
+        count: forks,
+        script: process.argv[1]!,
+        execArgv: process.execArgv,
+        env: { ...process.env, PAGEWATCH_ROLES: 'scheduler', PAGEWATCH_WORKERS: '1' },
+        links,
+        logger,
+      })
+    : null;
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -30,7 +58,12 @@ async function main(): Promise<void> {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing running checks and writing results');
-    pagewatch.close().then(
+    // On SQLite the primary writes its workers' results: they stop (and hand in their last
+    // results) before it does. On PostgreSQL each stops on its own, at the same time.
+    const stopped = sqliteLink
+      ? (pool?.stop() ?? Promise.resolve()).then(() => pagewatch.close())
+      : Promise.all([pool?.stop(), pagewatch.close()]);
+    stopped.then(
       () => {
         logger.info('stopped cleanly');
         process.exit(0);
@@ -43,6 +76,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // A worker whose primary is gone (killed) stops too, rather than run on unsupervised; also
+  // when the primary died while this worker was still starting (the event has passed then).
+  if (parent) {
+    process.on('disconnect', () => stop('primary gone'));
+    if (!process.connected) stop('primary gone');
+  }
 
   if (config.roles.includes('web')) {
     await pagewatch.app.listen({ port: config.port, host: config.host });
@@ -70,6 +109,7 @@ async function main(): Promise<void> {
     }
   }
   await pagewatch.startRoles();
+  pool?.start();
 }
 
 main().catch((err: unknown) => {

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { ClusterRepository, LiveMember, MemberRecord } from '../db/repositories/cluster.js';
+import type {
+  ClusterRepository,
+  LiveMember,
+  MemberLoad,
+  MemberRecord,
+} from '../db/repositories/cluster.js';
 import type { Logger } from '../lib/logger.js';
 
 /** Lease timing (ADR 21). Tests shorten it; production keeps the defaults. */
@@ -61,6 +66,8 @@ export interface ClusterMemberOptions {
   now?: () => number;
   /** Rows of members silent this long are deleted (default one hour). */
   reapAfterMs?: number;
+  /** What this process is doing, published with every heartbeat. */
+  load?: () => MemberLoad;
 }
 
 /** Error thrown inside a tick whose results arrived after the member fenced itself. */
@@ -251,7 +258,10 @@ export class ClusterMember extends EventEmitter {
     const gen = this.generation;
     try {
       const { repo } = this;
-      if (this.state === 'registering' || !(await repo.heartbeat(this.id))) {
+      if (
+        this.state === 'registering' ||
+        !(await repo.heartbeat(this.id, this.options.load?.() ?? null))
+      ) {
         await repo.register(this.record);
       }
       this.live = await repo.liveMembers(this.timings.expireMs);

@@ -38,6 +38,12 @@ export interface PartitionLeaseOptions {
   orphanMs?: number;
   /** Only for tests of small clusters; production always uses 1,024. */
   partitions?: number;
+  /**
+   * Scheduler members this one expects to share with from the start (itself included): the
+   * primary of a machine with workers. Until the orphan window has passed it takes at most
+   * its part, so it never starts with every monitor of the machine alone (ADR 25).
+   */
+  expectedSharers?: number;
 }
 
 export interface PartitionLeaseEvents {
@@ -116,6 +122,10 @@ export class PartitionLeases extends EventEmitter<PartitionLeaseEvents> implemen
     const { repo, id, timings } = this.member;
     if (this.unreleased.length > 0) await this.release(this.unreleased);
     this.target = targetShares(this.sharers(view.members), this.count).get(id) ?? 0;
+    const expected = this.options.expectedSharers ?? 1;
+    const young = this.ticks * timings.renewMs < (this.options.orphanMs ?? 2 * timings.expireMs);
+    if (expected > 1 && young)
+      this.target = Math.min(this.target, Math.ceil(this.count / expected));
     const step = planStep({
       target: this.target,
       owned: this.held.size,
@@ -129,7 +139,12 @@ export class PartitionLeases extends EventEmitter<PartitionLeaseEvents> implemen
       this.startDrain(surplus.sort((a, b) => b - a).slice(0, step.release));
     }
     // The backstop for coverage: partitions nobody took for long go to whoever is not shedding.
-    if (step.release === 0 && !this.drainInFlight && this.ticks % 5 === 0) {
+    if (
+      step.release === 0 &&
+      !this.drainInFlight &&
+      this.ticks % 5 === 0 &&
+      !(expected > 1 && young)
+    ) {
       const freeForMs = this.options.orphanMs ?? 2 * timings.expireMs;
       await this.take(() =>
         repo.partitions.acquire(id, this.count, timings.expireMs, { freeForMs }),

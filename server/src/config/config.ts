@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -20,6 +21,10 @@ const EnvSchema = z.object({
   PAGEWATCH_DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for embedded SQLite)')
+    .optional(),
+  PAGEWATCH_DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case PostgreSQL identifier (a-z, 0-9, _)')
     .optional(),
   PAGEWATCH_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
@@ -52,6 +57,26 @@ const EnvSchema = z.object({
     .min(1, 'must be at least 1')
     .max(1000, 'must be at most 1000')
     .default(1),
+  PAGEWATCH_WORKERS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(64, 'must be at most 64')
+    .optional(),
+  // Set by a primary for the scheduler workers it forks; not for people to set.
+  PAGEWATCH_WORKER_INDEX: z.coerce.number().int().min(1).optional(),
+  PAGEWATCH_LEASE_RENEW_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(100, 'must be at least 100')
+    .max(60_000, 'must be at most 60000')
+    .default(2_000),
+  PAGEWATCH_LEASE_EXPIRE_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(500, 'must be at least 500')
+    .max(600_000, 'must be at most 600000')
+    .default(8_000),
   PAGEWATCH_CHROMIUM_PATH: z.string().optional(),
   PAGEWATCH_BROWSER_CONCURRENCY: z.coerce
     .number({ error: 'must be a number' })
@@ -117,12 +142,18 @@ export interface Config {
   readonly dataDir: string;
   readonly database:
     | { readonly kind: 'sqlite'; readonly file: string }
-    | { readonly kind: 'postgres'; readonly url: string };
+    | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string };
   readonly logLevel: string;
   readonly roles: readonly Role[];
   readonly checkConcurrency: number;
   /** This scheduler's weight in the share of partitions among schedulers (ADR 21). */
   readonly capacity: number;
+  /** Scheduler processes on this machine, this one included (ADR 25). */
+  readonly workers: number;
+  /** Set in a worker forked by a primary: its number, from 1; null in the primary. */
+  readonly workerIndex: number | null;
+  /** Lease renewal period and expiry (ADR 21); the skew allowance is an eighth of the expiry. */
+  readonly lease: { readonly renewMs: number; readonly expireMs: number; readonly skewMs: number };
   /** Chromium for browser checks; undefined: the standard install locations are tried. */
   readonly chromiumPath: string | undefined;
   /** Browser checks running at once, inside the general check concurrency. */
@@ -164,6 +195,11 @@ export interface NotifyConfig {
   readonly concurrency: number;
 }
 
+/** One scheduler process per core, at most four: past that the database is the limit. */
+export function defaultWorkers(): number {
+  return Math.max(1, Math.min(os.availableParallelism(), 4));
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -186,18 +222,35 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
     );
   }
   const e = parsed.data;
+  // Renewals must fit in the safe margin: expiry − renewal − skew (an eighth) ≥ renewal.
+  if (e.PAGEWATCH_LEASE_EXPIRE_MS * 7 < e.PAGEWATCH_LEASE_RENEW_MS * 16) {
+    throw new ConfigError([
+      `PAGEWATCH_LEASE_EXPIRE_MS=${e.PAGEWATCH_LEASE_EXPIRE_MS} must be at least 16/7 of PAGEWATCH_LEASE_RENEW_MS (${Math.ceil((e.PAGEWATCH_LEASE_RENEW_MS * 16) / 7)} for ${e.PAGEWATCH_LEASE_RENEW_MS}), so a lease is renewed twice within its safe margin`,
+    ]);
+  }
   const dataDir = path.resolve(e.PAGEWATCH_DATA_DIR);
   return Object.freeze({
     port: e.PAGEWATCH_PORT,
     host: e.PAGEWATCH_HOST,
     dataDir,
     database: e.PAGEWATCH_DATABASE_URL
-      ? { kind: 'postgres' as const, url: e.PAGEWATCH_DATABASE_URL }
+      ? {
+          kind: 'postgres' as const,
+          url: e.PAGEWATCH_DATABASE_URL,
+          ...(e.PAGEWATCH_DATABASE_SCHEMA ? { schema: e.PAGEWATCH_DATABASE_SCHEMA } : {}),
+        }
       : { kind: 'sqlite' as const, file: path.join(dataDir, 'pagewatch.db') },
     logLevel: e.PAGEWATCH_LOG_LEVEL,
     roles: Object.freeze([...new Set(e.PAGEWATCH_ROLES)]),
     checkConcurrency: e.PAGEWATCH_CHECK_CONCURRENCY,
     capacity: e.PAGEWATCH_CAPACITY,
+    workers: e.PAGEWATCH_WORKERS ?? defaultWorkers(),
+    workerIndex: e.PAGEWATCH_WORKER_INDEX ?? null,
+    lease: Object.freeze({
+      renewMs: e.PAGEWATCH_LEASE_RENEW_MS,
+      expireMs: e.PAGEWATCH_LEASE_EXPIRE_MS,
+      skewMs: Math.floor(e.PAGEWATCH_LEASE_EXPIRE_MS / 8),
+    }),
     chromiumPath: e.PAGEWATCH_CHROMIUM_PATH,
     browserConcurrency: e.PAGEWATCH_BROWSER_CONCURRENCY,
     publicUrl: e.PAGEWATCH_PUBLIC_URL,

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { DB } from './schema.js';
 import { migrateToLatest, type MigrateOptions } from './migrations/index.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
+import { PagewatchSqliteDialect } from './sqlite-dialect.js';
+import { cachingStatements } from './sqlite-statement-cache.js';
+import type { WriteTurns } from './write-turns.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -21,11 +24,16 @@ export type DatabaseTarget =
 /** Opens the database and applies pending migrations before returning. */
 export async function openDatabase(
   target: DatabaseTarget,
-  options: MigrateOptions = {},
+  options: MigrateOptions & {
+    /** SQLite's write lock in turns with the other processes of the machine (ADR 25). */
+    turns?: WriteTurns | null;
+  } = {},
 ): Promise<Database> {
   // Only the driver in use is loaded: pg alone costs ~40 ms of start-up.
   const database =
-    target.kind === 'sqlite' ? await openSqlite(target.file) : await openPostgres(target);
+    target.kind === 'sqlite'
+      ? await openSqlite(target.file, options.turns ?? null)
+      : await openPostgres(target);
   try {
     await migrateToLatest(database.db, database.engine, options);
   } catch (err) {
@@ -35,7 +43,7 @@ export async function openDatabase(
   return database;
 }
 
-async function openSqlite(file: string): Promise<Database> {
+async function openSqlite(file: string, turns: WriteTurns | null): Promise<Database> {
   const { default: SQLite } = await import('better-sqlite3');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const native = new SQLite(file);
@@ -46,7 +54,9 @@ async function openSqlite(file: string): Promise<Database> {
   native.pragma('busy_timeout = 5000');
   native.pragma('foreign_keys = ON');
   native.pragma('cache_size = -32000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: native }) });
+  const db = new Kysely<DB>({
+    dialect: new PagewatchSqliteDialect({ database: cachingStatements(native), turns }),
+  });
   if (file === ':memory:') {
     return {
       db,
@@ -91,6 +101,8 @@ async function openPostgres(target: { url: string; schema?: string }): Promise<D
     ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // PAGEWATCH_DATABASE_SCHEMA names a schema of its own; it is made on first start.
+  if (target.schema) await sql`create schema if not exists ${sql.id(target.schema)}`.execute(db);
   return {
     db,
     engine: 'postgres',

@@ -34,6 +34,10 @@ export interface EventBridge {
   wakeCluster(): void;
   /** Called when another process asks for that (ADR 21); polling remains the backstop. */
   onClusterWake(listener: () => void): void;
+  /** Tells the schedulers a request was handed over to them in `check_requests` (ADR 24). */
+  wakeRequests(): void;
+  /** Called when another process handed a request over; polling remains the backstop. */
+  onRequestsWake(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -100,6 +104,7 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
   let attempt = 0;
   let retry: NodeJS.Timeout | null = null;
   const wakeListeners: (() => void)[] = [];
+  const requestListeners: (() => void)[] = [];
 
   const receive = (message: pg.Notification) => {
     if (message.channel !== channel || !message.payload) return;
@@ -109,9 +114,11 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
         e?: ServerEvent[];
         r?: Revocation;
         w?: number;
+        q?: number;
       };
       if (batch.o === origin) return;
       if (batch.w) for (const listener of wakeListeners) listener();
+      if (batch.q) for (const listener of requestListeners) listener();
       if (batch.r && Number.isInteger(batch.r.userId)) {
         const r = { userId: batch.r.userId };
         remote.add(r);
@@ -206,6 +213,14 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
     },
     onClusterWake(listener) {
       wakeListeners.push(listener);
+    },
+    wakeRequests() {
+      if (closed) return;
+      const payload = JSON.stringify({ o: origin, q: 1 });
+      sending = sending.then(() => notify(payload).then(() => {}));
+    },
+    onRequestsWake(listener) {
+      requestListeners.push(listener);
     },
     async close() {
       closed = true;

@@ -367,6 +367,19 @@ export interface ClusterMembersTable {
   roles: string;
   started_at: Millis;
   heartbeat_at: Millis;
+  /** JSON MemberLoad, written with the heartbeat; null until the first. */
+  load: string | null;
+}
+
+/** A push ping or a check-now waiting for the process that owns the monitor's partition. */
+export interface CheckRequestsTable {
+  id: Generated<number>;
+  monitor_id: number;
+  partition: number;
+  kind: 'check' | 'ping';
+  /** JSON CheckRun of a ping. */
+  run: string | null;
+  at: Millis;
 }
 
 /** A partition lease or a singleton lease: owner, fencing epoch, expiry on the database clock. */
@@ -391,6 +404,7 @@ export interface DB {
   cluster_members: ClusterMembersTable;
   cluster_partitions: ClusterPartitionsTable;
   cluster_singletons: ClusterSingletonsTable;
+  check_requests: CheckRequestsTable;
   notification_channels: NotificationChannelsTable;
   monitor_channels: MonitorChannelsTable;
   deliveries: DeliveriesTable;

@@ -8,6 +8,8 @@
 
 /** A restart's catch-up of rounds that passed without a result is spread over at most this. */
 const SPREAD_CAP_MS = 60_000;
+/** A takeover's catch-up (another process died holding the partition) is spread over this. */
+export const TAKEOVER_SPREAD_MS = 1_000;
 
 /** Knuth's multiplicative hash: consecutive ids land far apart. */
 function hash(monitorId: number): number {
@@ -32,8 +34,8 @@ export function dueOf(monitorId: number, intervalMs: number, round: number): num
 }
 
 /** Stable per-monitor offset within the spread cap, for catch-ups and bursts. */
-export function phaseOffset(monitorId: number, intervalMs: number): number {
-  return hash(monitorId) % Math.max(1, Math.min(intervalMs, SPREAD_CAP_MS));
+export function phaseOffset(monitorId: number, intervalMs: number, cap = SPREAD_CAP_MS): number {
+  return hash(monitorId) % Math.max(1, Math.min(intervalMs, cap));
 }
 
 /** A planned check: the round it is and when it is due. */
@@ -53,12 +55,66 @@ export function resumeSlot(
   intervalMs: number,
   lastRoundDue: number | null,
   now: number,
+  spreadMs = SPREAD_CAP_MS,
 ): Slot {
   const current = roundAt(monitorId, intervalMs, now);
   const next: Slot = { round: current + 1, due: dueOf(monitorId, intervalMs, current + 1) };
   if (lastRoundDue !== null && lastRoundDue >= dueOf(monitorId, intervalMs, current)) return next;
-  const catchUp = now + phaseOffset(monitorId, intervalMs);
+  const catchUp = now + phaseOffset(monitorId, intervalMs, spreadMs);
   return catchUp < next.due ? { round: current, due: catchUp } : next;
+}
+
+/**
+ * Where a monitor resumes when this process takes its partition over: like a restart, but the
+ * current round (if it passed without a result) runs soon, since its previous owner is gone
+ * and the round is already late. Never older rounds. `spreadMs` (at least a second) spreads
+ * a large takeover's late checks; see `takeoverSpreadMs`.
+ */
+export function takeoverSlot(
+  monitorId: number,
+  intervalMs: number,
+  lastRoundDue: number | null,
+  now: number,
+  spreadMs = TAKEOVER_SPREAD_MS,
+): Slot {
+  return resumeSlot(
+    monitorId,
+    intervalMs,
+    lastRoundDue,
+    now,
+    Math.max(TAKEOVER_SPREAD_MS, spreadMs),
+  );
+}
+
+/** Whether the monitor's current round passed without a result (a takeover runs it). */
+export function roundPassedUnchecked(
+  monitorId: number,
+  intervalMs: number,
+  lastRoundDue: number | null,
+  now: number,
+): boolean {
+  const due = dueOf(monitorId, intervalMs, roundAt(monitorId, intervalMs, now));
+  return due < now && (lastRoundDue === null || lastRoundDue < due);
+}
+
+/**
+ * The pace at which a takeover starts late checks at the least (a second's worth runs within
+ * the second, as for a small takeover); a process whose own schedule runs faster keeps that.
+ */
+const TAKEOVER_MIN_RATE = 1_000;
+
+/**
+ * How widely a takeover spreads the late checks of monitors with this interval: within a
+ * second when few are late; when many are, at the pace of the process's own schedule (the
+ * `total` monitors it will run, per interval), or 1,000 a second if that is faster. A process
+ * that takes 25,000 late monitors at once (a machine's whole share at start, a dead node's at
+ * 100,000) would otherwise start them all within one second, and that burst starved its own
+ * lease renewals into fencing. Never past the interval.
+ */
+export function takeoverSpreadMs(intervalMs: number, late: number, total: number): number {
+  const perSecond = Math.max(TAKEOVER_MIN_RATE, (total * 1000) / Math.max(1, intervalMs));
+  const spread = (late / perSecond) * 1000;
+  return Math.max(TAKEOVER_SPREAD_MS, Math.min(intervalMs, spread));
 }
 
 /**

@@ -8,6 +8,9 @@ import type { Metrics } from '../lib/metrics.js';
 import { checkTypes, type EngineOptions } from './checks/registry.js';
 import { StallWatch } from '../lib/stall-watch.js';
 import { noMaintenance, type MaintenanceLookup } from './maintenance.js';
+import { PartitionFollower, type Ownership } from './ownership.js';
+import type { IpcLink } from '../lib/ipc-bridge.js';
+import { RemoteResultWriter, writeWorkerResults, type ResultSink } from './remote-results.js';
 import { ResultWriter } from './result-writer.js';
 import { Scheduler } from './scheduler.js';
 
@@ -21,6 +24,15 @@ export interface EngineDeps {
   options?: EngineOptions;
   /** Active maintenance windows; none when absent. */
   maintenance?: MaintenanceLookup;
+  /** The partitions this process owns (ADR 24); absent: every monitor is this process's. */
+  ownership?: Ownership;
+  /** How often handed-over requests are looked for without a wake-up (ms, default 1,000). */
+  requestPollMs?: number;
+  /**
+   * SQLite with scheduler workers (ADR 25): a worker hands its results to the primary
+   * (`handTo`), the primary writes its workers' results with its own (`takeFrom`).
+   */
+  results?: { handTo: IpcLink } | { takeFrom: IpcLink };
 }
 
 /** The check engine: scheduler, runner and result writer, wired to the event hub. */
@@ -64,10 +76,19 @@ export function createEngine(deps: EngineDeps) {
       onDuplicate: (n) => metrics.duplicatesDropped.inc(n),
     },
   );
+  const handTo = deps.results && 'handTo' in deps.results ? deps.results.handTo : null;
+  if (deps.results && 'takeFrom' in deps.results) writeWorkerResults(deps.results.takeFrom, writer);
+  const sink: ResultSink = handTo
+    ? new RemoteResultWriter(handTo, logger, { onDrop: () => metrics.writesDropped.inc() })
+    : writer;
 
   // Started with the scheduler: a check that timed out while this process stalled isn't counted.
   const stalls = new StallWatch(deps.clock);
+  const starts = new StartRate(deps.clock);
+  let follower: PartitionFollower | null = null;
   const scheduler = new Scheduler({
+    owns: (id) => follower?.owns(id) ?? true,
+    onUnowned: () => metrics.cluster.unowned.inc(),
     clock: deps.clock,
     logger,
     concurrency: deps.concurrency,
@@ -79,9 +100,10 @@ export function createEngine(deps: EngineDeps) {
       const code = write.run.errorCode;
       if (code !== null) metrics.checkFailures.inc({ code });
       metrics.monitorCounters.record(write.monitorId, write.run.outcome, code);
-      writer.enqueue(write);
+      sink.enqueue(write);
     },
     onStart: (ms) => {
+      starts.count();
       metrics.lateness.observe(ms / 1000);
       metrics.latenessSummary.observe(ms / 1000);
     },
@@ -112,10 +134,25 @@ export function createEngine(deps: EngineDeps) {
     }
   });
 
+  follower = new PartitionFollower({
+    ownership: deps.ownership ?? null,
+    scheduler,
+    writer: sink,
+    repos,
+    logger,
+    clock: deps.clock,
+    ...(deps.requestPollMs ? { requestPollMs: deps.requestPollMs } : {}),
+    onLateRounds: (n) => metrics.cluster.lateRounds.inc(n),
+    onClaimed: (n) => metrics.cluster.requests.inc({ direction: 'claimed' }, n),
+  });
+  const following = follower;
+
   // Definitions change through the services; the engine follows them through the hub.
   const unsubscribe = hub.subscribe(({ event }) => {
     if (event.kind !== 'monitor') return;
     if (event.change === 'deleted') return scheduler.remove(event.monitorId);
+    // Another process schedules it; it hears the same event.
+    if (!following.owns(event.monitorId)) return scheduler.remove(event.monitorId);
     repos.monitors
       .findById(event.monitorId)
       .then((m) => (m ? scheduler.upsert(m) : scheduler.remove(event.monitorId)))
@@ -127,29 +164,67 @@ export function createEngine(deps: EngineDeps) {
   metrics.monitorCounters.active = true;
   metrics.probes.scheduled = () => scheduler.size;
   metrics.probes.inFlight = () => scheduler.running;
-  metrics.probes.writeQueue = () => writer.pending;
+  metrics.probes.writeQueue = () => sink.pending;
 
   return {
     async start(): Promise<void> {
       stalls.start();
-      const monitors = await repos.monitors.listActive();
-      scheduler.load(monitors);
-      logger.info({ monitors: monitors.length }, 'scheduler started');
+      const monitors = await following.start();
+      logger.info({ monitors }, 'scheduler started');
     },
     checkNow: (id: number) => scheduler.checkNow(id),
+    /** Stops checks of partitions about to be released; resolves once their results are written. */
+    drain: (partitions: readonly number[]) => following.drain(partitions),
+    /** Another process handed a request over: look for it now. */
+    wakeRequests: () => following.wake(),
+    /** What this process is doing, for its cluster member row. */
+    load: () => ({
+      monitors: scheduler.size,
+      inFlight: scheduler.running,
+      checksPerMinute: starts.perMinute(),
+    }),
     pushResult: (id: number, run: CheckRun, at: number) => scheduler.pushResult(id, run, at),
     /** Stops scheduling, lets running checks end (they are bounded by their timeout), writes what is left. */
     async stop(): Promise<void> {
       unsubscribe();
       stalls.stop();
+      await following.stop();
       stopFollowingMaintenance();
       await scheduler.stop();
-      await writer.flush();
+      await sink.flush();
     },
     abort: () => scheduler.abortInFlight(),
     scheduler,
-    writer,
+    writer: sink,
   };
 }
 
 export type Engine = ReturnType<typeof createEngine>;
+
+/** Checks started over the last minute, in six 10-second buckets. */
+class StartRate {
+  private readonly buckets = new Array<number>(6).fill(0);
+  private bucketAt = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  count(): void {
+    this.roll();
+    this.buckets[this.buckets.length - 1]! += 1;
+  }
+
+  perMinute(): number {
+    this.roll();
+    return this.buckets.reduce((a, b) => a + b, 0);
+  }
+
+  private roll(): void {
+    const now = Math.floor(this.clock.now() / 10_000);
+    const shift = Math.min(this.buckets.length, now - this.bucketAt);
+    for (let i = 0; i < shift; i++) {
+      this.buckets.shift();
+      this.buckets.push(0);
+    }
+    this.bucketAt = now;
+  }
+}

@@ -1,6 +1,7 @@
 import type { ResultWrite, ResultsRepository, InsertedResult } from '../db/repositories/results.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../lib/logger.js';
+import { asBulkWrites } from '../db/write-turns.js';
 
 export interface ResultWriterOptions {
   maxBatch?: number;
@@ -101,7 +102,7 @@ export class ResultWriter {
       // SQLite writes are synchronous: let due checks start between batches of a backlog.
       await yieldToLoop();
       try {
-        this.written(batch.length, await this.results.writeBatch(batch));
+        this.written(batch.length, await asBulkWrites(() => this.results.writeBatch(batch)));
       } catch (err) {
         // One bad row (e.g. its monitor was just deleted) must not sink the batch.
         this.logger.warn(
@@ -121,7 +122,7 @@ export class ResultWriter {
 
   private async writeAlone(write: ResultWrite): Promise<void> {
     try {
-      this.written(1, await this.results.writeBatch([write]));
+      this.written(1, await asBulkWrites(() => this.results.writeBatch([write])));
     } catch (err) {
       this.logger.debug({ err, monitorId: write.monitorId }, 'dropped result of a missing monitor');
     }

@@ -1,8 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { CheckRun } from '../domain/check-run.js';
-import { applyOutcome } from '../domain/monitor-state.js';
-import { overloadVerdict, type OverloadVerdict } from '../domain/overload.js';
-import { pushRecent, type MonitorRecord } from '../domain/monitor.js';
+import { overloadVerdict } from '../domain/overload.js';
+import type { MonitorRecord } from '../domain/monitor.js';
 import {
   BurstSpreader,
   dueOf,
@@ -10,13 +9,16 @@ import {
   nextSlot,
   resumeSlot,
   roundAt,
+  roundPassedUnchecked,
+  takeoverSlot,
+  takeoverSpreadMs,
   type RoundKey,
   type Slot as Planned,
 } from '../domain/schedule.js';
-import type { ResultWrite } from '../db/repositories/results.js';
-import type { Clock } from '../lib/clock.js';
-import type { Logger } from '../lib/logger.js';
+import { applyResult } from './apply-result.js';
+import type { SchedulerDeps } from './scheduler-deps.js';
 import { MinHeap } from '../lib/min-heap.js';
+import { Fifo } from '../lib/fifo.js';
 
 interface Entry {
   monitor: MonitorRecord;
@@ -38,23 +40,7 @@ interface Slot {
   gen: number;
 }
 
-export interface SchedulerDeps {
-  run(monitor: MonitorRecord, signal: AbortSignal): Promise<CheckRun>;
-  record(write: ResultWrite): void;
-  clock: Clock;
-  logger: Logger;
-  concurrency: number;
-  /** Called with how late each check started, in ms. */
-  onStart?: (latenessMs: number) => void;
-  /** How long this process was stalled (event loop blocked, CPU starved) within a span. */
-  stalls?: { stalledWithin(from: number, to: number): number };
-  /** Called when a result is thrown away because Pagewatch itself was overloaded. */
-  onDiscard?: (reason: Exclude<OverloadVerdict, null>, monitorId: number) => void;
-  /** The earliest a monitor's check may run (types whose results arrive by push); null: as planned. */
-  notBefore?: (monitor: MonitorRecord) => number | null;
-  /** Whether the monitor is in an active maintenance window at this instant. */
-  inMaintenance?: (monitorId: number, at: number) => boolean;
-}
+export type { SchedulerDeps } from './scheduler-deps.js';
 
 /**
  * Runs each active monitor at its interval from one timer over a min-heap of due
@@ -64,8 +50,16 @@ export interface SchedulerDeps {
 export class Scheduler {
   private readonly entries = new Map<number, Entry>();
   private readonly heap = new MinHeap<Slot>((s) => s.due);
-  private readonly waiting: Slot[] = [];
+  private readonly waiting = new Fifo<Slot>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** The check in flight per monitor, so a drain can wait for exactly its partitions' checks. */
+  private readonly runningChecks = new Map<number, Promise<void>>();
+  /**
+   * The last round this process checked of monitors it let go (a fence, a release). Their
+   * results may still be in the writer's queue, not yet in the database: taken back, such a
+   * monitor must not check those rounds again.
+   */
+  private readonly released = new Map<number, RoundKey>();
   private readonly abort = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
@@ -79,6 +73,10 @@ export class Scheduler {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  has(id: number): boolean {
+    return this.entries.has(id);
   }
 
   get running(): number {
@@ -97,6 +95,55 @@ export class Scheduler {
       this.put(m, resumeSlot(m.id, i, lastDue, now));
     }
     this.arm();
+  }
+
+  /**
+   * Monitors of partitions this process just took over. A monitor whose current round passed
+   * without a result runs it within a second; one already checked waits for its next round.
+   * Returns how many were late (their current round passed unchecked).
+   */
+  adopt(monitors: readonly MonitorRecord[]): number {
+    if (this.stopped) return 0;
+    const now = this.deps.clock.now();
+    const taken: MonitorRecord[] = [];
+    let passed = 0;
+    for (const m of monitors) {
+      if (this.entries.has(m.id) || m.paused) continue;
+      const mine = this.released.get(m.id);
+      this.released.delete(m.id);
+      if (mine && (!m.lastRound || mine.roundDue > m.lastRound.roundDue)) m.lastRound = mine;
+      taken.push(m);
+      const lastDue = m.lastRound?.roundDue ?? null;
+      if (roundPassedUnchecked(m.id, m.interval * 1000, lastDue, now)) passed += 1;
+    }
+    const total = this.entries.size + taken.length;
+    let late = 0;
+    for (const m of taken) {
+      const intervalMs = m.interval * 1000;
+      const spread = takeoverSpreadMs(intervalMs, passed, total);
+      const slot = takeoverSlot(m.id, intervalMs, m.lastRound?.roundDue ?? null, now, spread);
+      if (dueOf(m.id, intervalMs, slot.round) < now) late += 1;
+      this.put(m, slot);
+    }
+    this.arm();
+    return late;
+  }
+
+  /**
+   * Stops scheduling the monitors `which` selects (their partitions are leaving this process)
+   * and resolves once their checks in flight have ended.
+   */
+  release(which: (monitorId: number) => boolean): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const id of [...this.entries.keys()]) {
+      if (!which(id)) continue;
+      const entry = this.entries.get(id);
+      if (entry?.last) this.released.set(id, entry.last);
+      this.entries.delete(id);
+      const running = this.runningChecks.get(id);
+      if (running) waits.push(running);
+    }
+    return Promise.allSettled(waits).then(() => {});
   }
 
   /** A new or changed monitor: checked right away (unless it comes in a burst), then on its interval. */
@@ -128,7 +175,7 @@ export class Scheduler {
   /** Runs a check now unless one is already running; false when the monitor isn't scheduled. */
   checkNow(id: number): boolean {
     const entry = this.entries.get(id);
-    if (!entry || this.stopped) return false;
+    if (!entry || this.stopped || !this.mayAct(id)) return false;
     if (!entry.running) {
       this.checkExtra(entry);
       this.arm();
@@ -152,34 +199,17 @@ export class Scheduler {
    */
   pushResult(id: number, run: CheckRun, at: number): boolean {
     const entry = this.entries.get(id);
-    if (!entry || this.stopped) return false;
+    if (!entry || this.stopped || !this.mayAct(id)) return false;
     const m = entry.monitor;
-    const transition = applyOutcome(m.state, run.outcome, m.retries);
-    m.state = transition.next;
-    m.recent = pushRecent(m.recent, [run.outcome, run.latencyMs]);
-    m.lastCheck = {
-      at,
-      outcome: run.outcome,
-      latencyMs: run.latencyMs,
-      httpStatus: run.httpStatus,
-      errorCode: run.errorCode,
-      errorMessage: run.errorMessage,
-    };
-    m.lastPingAt = at;
     // A ping is a further attempt of the round it arrived in: every ping counts, none twice.
     const round = keyAfter(entry.last, id, m.interval * 1000, roundAt(id, m.interval * 1000, at));
     entry.last = round;
-    this.deps.record({
-      round,
-      monitorId: id,
-      at,
-      run,
-      status: transition.next.status,
-      failures: transition.next.failures,
-      recent: m.recent,
-      flip: transition.flip,
+    const { write } = applyResult(m, run, at, round, {
       maintenance: this.deps.inMaintenance?.(id, at) ?? false,
+      failureDetails: false,
     });
+    m.lastPingAt = at;
+    this.deps.record(write);
     // A check in flight reschedules itself when it ends, and notBefore holds it then.
     if (!entry.running) {
       this.reschedule(entry, this.slotAt(m, this.deps.notBefore?.(m) ?? at + m.interval * 1000));
@@ -194,13 +224,17 @@ export class Scheduler {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.heap.clear();
-    this.waiting.length = 0;
+    this.waiting.clear();
     await Promise.allSettled([...this.inFlight]);
   }
 
   /** Aborts in-flight checks at once (second signal, or a deadline passed). */
   abortInFlight(): void {
     this.abort.abort();
+  }
+
+  private mayAct(id: number): boolean {
+    return this.deps.owns?.(id) ?? true;
   }
 
   private put(monitor: MonitorRecord, { round, due }: Planned): void {
@@ -240,6 +274,7 @@ export class Scheduler {
       this.heap.pop();
       const entry = this.entries.get(slot.id);
       if (!entry || entry.gen !== slot.gen || entry.running) continue;
+      if (!this.mayAct(slot.id)) continue;
       if (this.inFlight.size < this.deps.concurrency) this.start(entry, slot.due);
       else this.waiting.push(slot);
     }
@@ -250,18 +285,23 @@ export class Scheduler {
     entry.running = true;
     const startedAt = this.deps.clock.now();
     this.deps.onStart?.(startedAt - due);
+    const id = entry.monitor.id;
     const done = this.execute(entry, due, startedAt).finally(() => {
       this.inFlight.delete(done);
+      if (this.runningChecks.get(id) === done) this.runningChecks.delete(id);
       this.drainWaiting();
     });
     this.inFlight.add(done);
+    this.runningChecks.set(id, done);
   }
 
   private drainWaiting(): void {
     while (this.waiting.length > 0 && this.inFlight.size < this.deps.concurrency && !this.stopped) {
       const slot = this.waiting.shift()!;
       const entry = this.entries.get(slot.id);
-      if (entry && entry.gen === slot.gen && !entry.running) this.start(entry, slot.due);
+      if (!entry || entry.gen !== slot.gen || entry.running) continue;
+      if (!this.mayAct(slot.id)) continue;
+      this.start(entry, slot.due);
     }
   }
 
@@ -294,6 +334,11 @@ export class Scheduler {
     }
     entry.running = false;
     if (this.abort.signal.aborted) return;
+    // The lease went while the check ran: the partition's new owner checks this round.
+    if (!this.mayAct(monitor.id)) {
+      this.deps.onUnowned?.(monitor.id);
+      return;
+    }
     const current = this.entries.get(monitor.id);
     const endedAt = this.deps.clock.now();
     const stalledMs = this.deps.stalls?.stalledWithin(startedAt, endedAt) ?? 0;
@@ -313,36 +358,14 @@ export class Scheduler {
     entry.discarded = 0;
     // The monitor was edited while this check ran: its result still counts, against the new definition.
     const latest = current?.monitor ?? monitor;
-    const transition = applyOutcome(latest.state, run.outcome, latest.retries, {
-      at: startedAt,
-      code: run.errorCode,
-      message: run.errorMessage,
-    });
-    latest.state = transition.next;
-    latest.recent = pushRecent(latest.recent, [run.outcome, run.latencyMs]);
     const key = keyAfter(entry.last, monitor.id, latest.interval * 1000, round);
     entry.last = key;
-    latest.lastCheck = {
-      at: startedAt,
-      outcome: run.outcome,
-      latencyMs: run.latencyMs,
-      httpStatus: run.httpStatus,
-      errorCode: run.errorCode,
-      errorMessage: run.errorMessage,
-    };
-    this.deps.record({
-      round: key,
-      monitorId: monitor.id,
-      at: startedAt,
-      run,
-      status: transition.next.status,
-      failures: transition.next.failures,
-      recent: latest.recent,
-      flip: transition.flip,
-      firstFailure: transition.next.firstFailure ?? null,
+    const { write, transition } = applyResult(latest, run, startedAt, key, {
       // Decided by when the check started: a window that ends mid-check still covers it.
       maintenance: this.deps.inMaintenance?.(monitor.id, startedAt) ?? false,
+      failureDetails: true,
     });
+    this.deps.record(write);
     if (current === entry && !this.stopped) {
       const now = this.deps.clock.now();
       const i = latest.interval * 1000;

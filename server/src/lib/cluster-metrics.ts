@@ -24,6 +24,8 @@ export function clusterMetrics(registry: client.Registry) {
     name: 'pagewatch_cluster_members',
     help: 'Live cluster members (processes) this process saw at its last lease renewal',
     registers: [registry],
+    // The primary's /metrics adds its workers' families up; every process sees the same members.
+    aggregator: 'max',
     collect() {
       this.set(probes.members());
     },
@@ -40,6 +42,7 @@ export function clusterMetrics(registry: client.Registry) {
     name: 'pagewatch_cluster_fenced',
     help: '1 while this process has fenced itself (no lease renewal within the safe margin)',
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.set(probes.fenced() ? 1 : 0);
     },
@@ -68,8 +71,28 @@ export function clusterMetrics(registry: client.Registry) {
     registers: [registry],
   });
   for (const kind of ['partition', 'singleton'] as const) takeovers.inc({ kind }, 0);
+  const lateRounds = new client.Counter({
+    name: 'pagewatch_cluster_takeover_late_rounds_total',
+    help: 'Rounds run late because this process took their partition over before they were checked',
+    registers: [registry],
+  });
+  const unowned = new client.Counter({
+    name: 'pagewatch_cluster_results_unowned_total',
+    help: 'Check results not recorded because the partition was lost while the check ran',
+    registers: [registry],
+  });
+  const requests = new client.Counter({
+    name: 'pagewatch_cluster_requests_total',
+    help: 'Push pings and check-now requests handed over through the database, by direction',
+    labelNames: ['direction'] as const,
+    registers: [registry],
+  });
+  for (const direction of ['sent', 'claimed'] as const) requests.inc({ direction }, 0);
   return {
     probes,
+    lateRounds,
+    unowned,
+    requests,
     /** The member's observer. */
     observer: {
       renewal: (seconds: number) => renewal.observe(seconds),

@@ -41,6 +41,8 @@ export function createMetrics() {
     maxAgeSeconds: 600,
     ageBuckets: 5,
     registers: [registry],
+    // Quantiles do not add up: with scheduler workers (ADR 25) /metrics shows the worst one's.
+    aggregator: 'max',
   });
   const checks = new client.Counter({
     name: 'pagewatch_checks_total',
@@ -110,6 +112,12 @@ export function createMetrics() {
     registry,
     /** Families rendered apart from the registry (per-monitor series), appended to /metrics. */
     sources: [] as (() => Promise<Buffer>)[],
+    /**
+     * The primary's scheduler workers' registries (ADR 25), added to its own on /metrics;
+     * null in a process without workers.
+     */
+    workers: null as
+      null | (() => Promise<client.MetricObjectWithValues<client.MetricValue<string>>[][]>),
     monitorCounters: new MonitorCounters(),
     checkFailures,
     lateness,
@@ -162,6 +170,13 @@ function notificationMetrics(registry: client.Registry, probes: Probes) {
       name: 'pagewatch_notification_delay_seconds',
       help: 'From the alert being queued to its successful delivery',
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200],
+      registers: [registry],
+    }),
+    // The one window left for a duplicate alert (ADR 22): sent, then a crash before this commit.
+    notificationUnrecorded: new client.Histogram({
+      name: 'pagewatch_notification_unrecorded_seconds',
+      help: "From a channel's answer to the commit that records the delivery as sent: a crash inside it sends the alert once more",
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
       registers: [registry],
     }),
   };

@@ -6,6 +6,9 @@ export interface MonitorCounts {
   failures: Map<CheckErrorCode, number>;
 }
 
+/** One counted check: monitor, outcome, error code. */
+export type MonitorCounter = [number, CheckOutcome, CheckErrorCode | null];
+
 /**
  * Checks this process ran, per monitor, for `pagewatch_monitor_checks_total` and
  * `…_failures_total`. In memory and reset on restart like any Prometheus counter; only a
@@ -16,7 +19,23 @@ export class MonitorCounters {
   active = false;
   private readonly byMonitor = new Map<number, MonitorCounts>();
 
+  /** Counts since the last `takeDelta`, kept only in a scheduler worker (ADR 25). */
+  private delta: MonitorCounter[] | null = null;
+
+  /** A worker keeps what it counted for its primary, which exports them. */
+  keepDelta(): void {
+    this.delta ??= [];
+  }
+
+  /** What was counted since the last call, as [monitor, outcome, code] triples. */
+  takeDelta(): MonitorCounter[] {
+    const out = this.delta ?? [];
+    if (this.delta) this.delta = [];
+    return out;
+  }
+
   record(monitorId: number, outcome: CheckOutcome, code: CheckErrorCode | null): void {
+    this.delta?.push([monitorId, outcome, code]);
     let counts = this.byMonitor.get(monitorId);
     if (!counts) {
       counts = { checks: { up: 0, degraded: 0, down: 0 }, failures: new Map() };

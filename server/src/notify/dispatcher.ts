@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { deliveryPolicy, type ChannelKind } from '@pagewatch/contract';
@@ -216,7 +217,9 @@ export class Dispatcher {
     const attempts = d.attempts + 1;
     const now = clock.now();
     if (outcome.kind === 'sent') {
+      const answered = performance.now();
       await deliveries.markSent(d.id, this.workerId, attempts, now);
+      metrics.notificationUnrecorded.observe((performance.now() - answered) / 1000);
       metrics.notificationsSent.inc(labels);
       metrics.notificationDelay.observe(Math.max(0, now - d.createdAt) / 1000);
       return;

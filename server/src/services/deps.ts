@@ -8,7 +8,11 @@ import type { AuthCache } from './auth/cache.js';
 import type { MaintenanceIndex } from './maintenance/live-index.js';
 import type { MonitorSummaryCache } from './monitors/summary-cache.js';
 
-/** Asks the check engine to run a monitor now; absent when this process runs no scheduler. */
+/**
+ * Asks this process's check engine to run a monitor now; absent when it runs no scheduler.
+ * False when the monitor is not scheduled here (another process owns its partition, or it is
+ * not loaded yet): the request is then handed over through the database.
+ */
 export interface CheckTrigger {
   checkNow(monitorId: number): boolean;
   /** Hands the engine a result that arrived (a push ping); false if it isn't scheduling the monitor. */
@@ -20,6 +24,8 @@ export interface ServiceDeps {
   hub: EventHub;
   clock: Clock;
   trigger: CheckTrigger | null;
+  /** Rung after a request was handed over (wakes the owners over NOTIFY on PostgreSQL). */
+  handedOver?: () => void;
   /** Encrypts secrets at rest with the instance key. */
   secrets: SecretBox;
   /** Key for values derived from session ids (CSRF tokens). */
@@ -39,4 +45,14 @@ export interface ServiceDeps {
   allowPrivateSubscriberWebhooks?: boolean;
   /** PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS, for sends made by a service ("send test"). */
   blockPrivateNotifyTargets?: boolean;
+  /** This process as a cluster member (Settings → Cluster); absent where it is not wired. */
+  cluster?: ClusterSelf | null;
+}
+
+/** Which member this process is and when members expire, for the cluster overview (ADR 21). */
+export interface ClusterSelf {
+  /** The member id, or null while this process has not joined. */
+  memberId(): string | null;
+  /** A member whose heartbeat is older than this is dead. */
+  expireMs: number;
 }

@@ -137,7 +137,7 @@ describe.each(engines)('monitors API on %s', (engine) => {
     expect(resumed.json()).toMatchObject({ paused: false, status: 'pending' });
   });
 
-  it('refuses check-now on a paused monitor, and says so when no scheduler runs here', async () => {
+  it('refuses check-now on a paused monitor, and hands it over when no scheduler runs here', async () => {
     const m = await create({ ...valid, paused: true });
     const paused = await t.inject({
       method: 'POST',
@@ -150,8 +150,13 @@ describe.each(engines)('monitors API on %s', (engine) => {
       method: 'POST',
       url: `/api/v1/monitors/${m.id}/check-now`,
     });
-    expect(noScheduler.statusCode).toBe(503);
-    expect(noScheduler.json()).toMatchObject({ type: 'unavailable' });
+    // The process that owns the monitor's partition takes it from the database (ADR 24).
+    expect(noScheduler.statusCode).toBe(202);
+    const waiting = await t.database.db
+      .selectFrom('check_requests')
+      .select(['monitor_id', 'kind'])
+      .execute();
+    expect(waiting).toEqual([{ monitor_id: m.id, kind: 'check' }]);
   });
 
   describe('bad input gets a clear problem (SPEC §8) and changes nothing', () => {

@@ -255,15 +255,21 @@ describe.each(engines)('the push endpoint on %s', (engine) => {
 });
 
 describe('the push endpoint in a process without the scheduler', () => {
-  it('answers 503: pings must reach the process that keeps monitor state', async () => {
+  it('takes the ping and hands it to the scheduling process through the database', async () => {
     const t = await startTestApp({ engine: 'sqlite', listen: true });
     try {
       const res = await post(t, '/api/v1/monitors', { type: 'push', name: 'Job' });
       const m = Monitor.parse(res.body);
       if (m.type !== 'push') throw new Error('expected push');
-      const ping = await fetch(`${t.url}/api/push/${m.pushToken}`);
-      expect(ping.status).toBe(503);
-      expect(Problem.parse(await ping.json()).detail).toMatch(/PAGEWATCH_ROLES/);
+      const ping = await fetch(`${t.url}/api/push/${m.pushToken}?msg=done`);
+      expect(ping.status).toBe(200);
+      const waiting = await t.database.db
+        .selectFrom('check_requests')
+        .select(['monitor_id', 'kind', 'run'])
+        .execute();
+      expect(waiting).toHaveLength(1);
+      expect(waiting[0]).toMatchObject({ monitor_id: m.id, kind: 'ping' });
+      expect(JSON.parse(waiting[0]!.run!)).toMatchObject({ outcome: 'up' });
     } finally {
       await t.stop();
     }

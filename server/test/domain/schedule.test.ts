@@ -7,6 +7,9 @@ import {
   phaseOffset,
   resumeSlot,
   roundAt,
+  roundPassedUnchecked,
+  takeoverSlot,
+  takeoverSpreadMs,
 } from '../../src/domain/schedule.js';
 import { percentile, uptimePercent } from '../../src/domain/percentiles.js';
 import { windowRange } from '../../src/domain/windows.js';
@@ -132,5 +135,34 @@ describe('stats windows', () => {
     expect(r.from % r.bucketMs).toBe(0);
     expect(now - r.from).toBeLessThanOrEqual(86_400_000);
     expect(now - r.from).toBeGreaterThan(86_400_000 - r.bucketMs);
+  });
+});
+
+describe('a takeover’s late checks', () => {
+  it('run within a second when few are late, at the pace of the schedule when many are', () => {
+    // A dead node's late monitors in a small fleet, or 900 among 30,000: within the second.
+    expect(takeoverSpreadMs(30_000, 10, 40)).toBe(1_000);
+    expect(takeoverSpreadMs(60_000, 900, 30_000)).toBe(1_000);
+    // A machine's whole share at start, half of it late: 1,000 a second, 25 s.
+    expect(takeoverSpreadMs(60_000, 25_000, 50_000)).toBe(25_000);
+    // A process whose schedule runs 2,000 a second starts them at that pace.
+    expect(takeoverSpreadMs(60_000, 30_000, 120_000)).toBe(15_000);
+    // Never past the interval, never under a second.
+    expect(takeoverSpreadMs(10_000, 50_000, 50_000)).toBe(10_000);
+    expect(takeoverSpreadMs(10_000, 0, 0)).toBe(1_000);
+  });
+
+  it('spread a large takeover: 25,000 late monitors do not all start within a second', () => {
+    const now = Date.UTC(2026, 10, 27, 6, 0, 30);
+    const spread = takeoverSpreadMs(60_000, 25_000, 50_000);
+    const dues: number[] = [];
+    for (let id = 1; id <= 5_000; id++) {
+      if (!roundPassedUnchecked(id, 60_000, null, now)) continue;
+      const slot = takeoverSlot(id, 60_000, null, now, spread);
+      if (slot.round === roundAt(id, 60_000, now)) dues.push(slot.due - now);
+    }
+    const withinASecond = dues.filter((d) => d < 1_000).length;
+    expect(dues.length).toBeGreaterThan(1_000);
+    expect(withinASecond / dues.length).toBeLessThan(0.1);
   });
 });

@@ -41,8 +41,10 @@ describe.runIf(postgresUrl)('two schedulers on one database checking the same mo
     monitorId = m.id;
     const channel = await insertChannel(web.database, { url: `${hook.url}/hook` });
     await linkChannel(web.database, monitorId, channel);
-    one = await startTestApp({ engine: 'postgres', scheduler: true, sharing: web });
-    two = await startTestApp({ engine: 'postgres', scheduler: true, sharing: web });
+    // Both check every monitor whatever partitions they own: the overlap a takeover can cause.
+    const overlap = { cluster: { overlap: true } };
+    one = await startTestApp({ engine: 'postgres', scheduler: true, sharing: web, ...overlap });
+    two = await startTestApp({ engine: 'postgres', scheduler: true, sharing: web, ...overlap });
   }, 60_000);
   afterAll(async () => {
     await two?.stop();

@@ -49,6 +49,8 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   'api-keys': { read: 'viewer', write: 'viewer' },
   users: { read: 'admin', write: 'admin' },
   audit: { read: 'admin', write: 'admin' },
+  // Host names, pids and versions of the deployment's processes (Settings → Cluster).
+  cluster: { read: 'admin', write: 'admin' },
   settings: { read: 'admin', write: 'admin' },
   'notification-channels': { read: 'admin', write: 'admin' },
   deliveries: { read: 'admin', write: 'admin' },

@@ -70,6 +70,9 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     roles: options.scheduler ? ['web', 'scheduler', 'notifier'] : ['web'],
     checkConcurrency: 100,
     capacity: 1,
+    workers: 1,
+    workerIndex: null,
+    lease: { renewMs: 2_000, expireMs: 8_000, skewMs: 1_000 },
     chromiumPath:
       options.chromiumPath ?? process.env.PAGEWATCH_CHROMIUM_PATH ?? '/usr/bin/chromium',
     browserConcurrency: 2,

@@ -22,6 +22,7 @@ import { incidentAutoTitle } from './012-incident-auto-title.js';
 import { headerSecrets, type Sealer } from './013-header-secrets.js';
 import { rounds } from './014-rounds.js';
 import { cluster } from './015-cluster.js';
+import { checkRequests } from './016-check-requests.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -49,6 +50,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '013-header-secrets': headerSecrets(options.seal),
     '014-rounds': rounds(),
     '015-cluster': cluster(),
+    '016-check-requests': checkRequests(engine),
   };
 }
 

@@ -12,9 +12,22 @@ export interface MemberRecord {
   roles: readonly string[];
 }
 
+/** What a member is doing, published with each heartbeat (Settings → Cluster). */
+export interface MemberLoad {
+  /** Monitors its scheduler holds (in its partitions). */
+  monitors: number;
+  /** Checks running now. */
+  inFlight: number;
+  /** Checks started over the last minute. */
+  checksPerMinute: number;
+  /** Resident memory, bytes. */
+  rssBytes: number;
+}
+
 export interface LiveMember extends MemberRecord {
   startedAt: number;
   heartbeatAt: number;
+  load: MemberLoad | null;
 }
 
 /** A lease held: the partition (or singleton name) and its fencing epoch. */
@@ -67,10 +80,10 @@ export function clusterRepository(db: Kysely<DB>, engine: Engine) {
     },
 
     /** Refreshes the heartbeat; false when the row is gone (reaped while this process slept). */
-    async heartbeat(id: string): Promise<boolean> {
+    async heartbeat(id: string, load: MemberLoad | null = null): Promise<boolean> {
       const rows = await db
         .updateTable('cluster_members')
-        .set({ heartbeat_at: now })
+        .set({ heartbeat_at: now, load: load ? JSON.stringify(load) : null })
         .where('id', '=', id)
         .returning('id')
         .execute();
@@ -81,7 +94,16 @@ export function clusterRepository(db: Kysely<DB>, engine: Engine) {
     async liveMembers(expireMs: number): Promise<LiveMember[]> {
       const rows = await db
         .selectFrom('cluster_members')
-        .select(['id', 'name', 'version', 'capacity', 'roles', 'started_at', 'heartbeat_at'])
+        .select([
+          'id',
+          'name',
+          'version',
+          'capacity',
+          'roles',
+          'started_at',
+          'heartbeat_at',
+          'load',
+        ])
         .where('heartbeat_at', '>', sql<number>`${now} - ${expireMs}`)
         .orderBy('id')
         .execute();
@@ -93,6 +115,7 @@ export function clusterRepository(db: Kysely<DB>, engine: Engine) {
         roles: r.roles.split(',').filter(Boolean),
         startedAt: Number(r.started_at),
         heartbeatAt: Number(r.heartbeat_at),
+        load: r.load ? (JSON.parse(r.load) as MemberLoad) : null,
       }));
     },
 

@@ -3,6 +3,7 @@ import { apiKeysRepository } from './api-keys.js';
 import { auditRepository } from './audit.js';
 import { incidentsRepository } from './incidents.js';
 import { browserRunsRepository } from './browser-runs.js';
+import { checkRequestsRepository } from './check-requests.js';
 import { clusterRepository } from './cluster.js';
 import { deliveriesRepository } from './deliveries.js';
 import { OutboxSignal } from '../../lib/outbox-signal.js';
@@ -46,6 +47,7 @@ export function repositories(database: Database) {
     deliveryLog: deliveryLogRepository(database.db),
     statusPublic: statusPublicRepository(database.db),
     cluster: clusterRepository(database.db, database.engine),
+    checkRequests: checkRequestsRepository(database.db, database.engine),
   };
 }
 

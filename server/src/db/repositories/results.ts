@@ -235,9 +235,13 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
      */
     async writeBatch(writes: readonly ResultWrite[]): Promise<InsertedResult[]> {
       const queued = { n: 0 };
+      // Monitors are locked in id order (a stable sort keeps each one's own order): two
+      // processes writing the same monitors during a takeover wait for each other, never
+      // deadlock. The monitor's row lock also serialises the rollup sketch merges below.
+      const ordered = [...writes].sort((a, b) => a.monitorId - b.monitorId);
       const written = await db.transaction().execute(async (trx) => {
         const out: InsertedResult[] = [];
-        for (const w of writes) {
+        for (const w of ordered) {
           const result = await writeOne(trx, w, queued);
           if (!result) continue;
           const incident = await followIncident(trx, w);

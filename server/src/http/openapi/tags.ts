@@ -33,6 +33,10 @@ export const tags = [
   },
   { name: 'audit', description: 'Who changed what, when and from where.' },
   {
+    name: 'cluster',
+    description: 'The processes of the deployment and the work each one holds (admins and owners).',
+  },
+  {
     name: 'push',
     description: 'Heartbeats from cron jobs and scripts; the token in the URL is the credential.',
   },
@@ -72,6 +76,7 @@ const management = [
   'users',
   'api-keys',
   'audit',
+  'cluster',
 ];
 
 /** Sidebar groups for readers that support them (Scalar, Redoc). */

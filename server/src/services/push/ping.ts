@@ -1,6 +1,7 @@
 import { pingRun } from '../../domain/heartbeat.js';
 import { safeEqual, sha256 } from '../../lib/crypto.js';
-import { AppError, conflict, unavailable } from '../../lib/errors.js';
+import { AppError, conflict } from '../../lib/errors.js';
+import { handOver } from '../checks/hand-over.js';
 import type { ServiceDeps } from '../deps.js';
 
 /** A `/start` older than this is forgotten: the run it began cannot still be going. */
@@ -22,8 +23,8 @@ const unknownToken = () => new AppError('not_found', 'No push monitor has this t
 
 /**
  * A ping from a job (SPEC §2, §6: its token is its only credential). It is recorded through
- * the engine, like a check's result, so monitor state has one writer; a process without the
- * scheduler role cannot take pings.
+ * the engine that schedules the monitor, like a check's result, so monitor state has one
+ * writer: this process's, or the partition owner's, to which it is handed over (ADR 24).
  */
 export async function receivePing(deps: ServiceDeps, req: PingRequest): Promise<PingRecorded> {
   const target = await deps.repos.monitors.findPushTarget(sha256(req.token));
@@ -32,10 +33,6 @@ export async function receivePing(deps: ServiceDeps, req: PingRequest): Promise<
     throw unknownToken();
   if (target.paused)
     throw conflict('The monitor is paused, so pings are not recorded; resume it in Pagewatch');
-  if (!deps.trigger)
-    throw unavailable(
-      'This process does not run the scheduler (PAGEWATCH_ROLES); send pings to one that does',
-    );
   const now = deps.clock.now();
   if (req.kind === 'start') {
     await deps.repos.monitors.markPushStarted(target.id, now);
@@ -55,8 +52,9 @@ export async function receivePing(deps: ServiceDeps, req: PingRequest): Promise<
     },
     target.degradedThresholdMs,
   );
-  if (!deps.trigger.pushResult(target.id, run, now))
-    throw unavailable('The scheduler has not picked this monitor up yet; try again in a moment');
+  if (!deps.trigger?.pushResult(target.id, run, now)) {
+    await handOver(deps, { kind: 'ping', monitorId: target.id, run }, now);
+  }
   await deps.repos.monitors.markPinged(target.id, now);
   return run.outcome;
 }

@@ -1,3 +1,4 @@
+import client from 'prom-client';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { MetricsConfig } from '../../../config/config.js';
@@ -64,7 +65,14 @@ export function metricsRoute(
         );
       }
       void reply.type(metrics.registry.contentType);
-      const own = await metrics.registry.metrics();
+      // A machine's scheduler workers have no port of their own: their counters, histograms
+      // and gauges are added to the primary's (each family's aggregator says how).
+      const own = metrics.workers
+        ? await client.AggregatorRegistry.aggregate([
+            await metrics.registry.getMetricsAsJSON(),
+            ...(await metrics.workers()),
+          ]).metrics()
+        : await metrics.registry.metrics();
       const more = await Promise.all(metrics.sources.map((source) => source()));
       return more.length === 0 ? own : Buffer.concat([Buffer.from(own), ...more]);
     },

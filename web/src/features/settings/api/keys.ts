@@ -4,4 +4,5 @@ export const settingsKeys = {
   apiKeys: () => ['api-keys'] as const,
   auditAll: () => ['audit'] as const,
   audit: (action: string | null) => ['audit', action ?? 'all'] as const,
+  cluster: () => ['cluster'] as const,
 };

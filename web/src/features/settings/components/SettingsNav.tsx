@@ -9,6 +9,7 @@ const sections: readonly { to: string; label: string; icon: IconName; role: Role
   { to: 'api-keys', label: 'API keys', icon: 'key', role: 'viewer' },
   { to: 'users', label: 'Users', icon: 'users', role: 'admin' },
   { to: 'audit', label: 'Audit log', icon: 'list', role: 'admin' },
+  { to: 'cluster', label: 'Cluster', icon: 'server', role: 'admin' },
 ];
 
 /** The settings sections this person may open; the others are not offered at all. */
