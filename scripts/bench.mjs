@@ -25,6 +25,7 @@ const benches = [
   'metrics-10k',
   'cluster-leases',
   'failover-kills',
+  'result-writes',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

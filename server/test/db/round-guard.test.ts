@@ -184,6 +184,39 @@ describe.each(engines)('the round guard on %s', (engine) => {
     expect((await effects(id)).results).toHaveLength(2);
   });
 
+  it('a batch of hundreds of monitors takes exactly the writes that are new, each with its own row', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      ids.push((await reposA.monitors.insert(monitorInput({ retries: 0 }), T0)).id);
+    }
+    const firstKeys = ids.map((id) => keyAfter(null, id, I, roundAt(id, I, T0)));
+    const first = ids.map((id, i) => ({ ...up(id, firstKeys[i]!), flip: null }));
+    expect(await reposA.results.writeBatch(first)).toHaveLength(300);
+    // Again, with the next round for every third monitor: only those are taken.
+    const again = ids.map((id, i) =>
+      i % 3 === 0
+        ? { ...down(id, keyAfter(firstKeys[i]!, id, I, firstKeys[i]!.round + 1)), flip: null }
+        : first[i]!,
+    );
+    const taken = await reposB.results.writeBatch([...again].reverse());
+    expect(taken.map((t) => t.write.monitorId).sort((x, y) => x - y)).toEqual(
+      ids.filter((_, i) => i % 3 === 0),
+    );
+    for (const t of taken) {
+      expect(t.result.monitorId).toBe(t.write.monitorId);
+      expect(t.result.outcome).toBe('down');
+    }
+    const rows = await a.db
+      .selectFrom('monitors')
+      .select(['id', 'status', 'last_round'])
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => [r.status, Number(r.last_round)])).toEqual(
+      ids.map((_, i) => [i % 3 === 0 ? 'down' : 'up', firstKeys[i]!.round + (i % 3 === 0 ? 1 : 0)]),
+    );
+  });
+
   it('queuing the same alert twice keeps one row per channel (the idempotency key is unique)', async () => {
     const id = await monitor();
     const r0 = roundAt(id, I, T0);

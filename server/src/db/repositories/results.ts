@@ -7,11 +7,12 @@ import type { RoundKey } from '../../domain/schedule.js';
 import { foldChecks, rollupLevels, type RolledCheck } from '../../domain/rollup.js';
 import { decodeOutcome, encodeOutcome, iso, isoOrNull, toMs, toUs } from '../codecs.js';
 import type { Engine } from '../database.js';
-import type { CheckResultsTable, DB } from '../schema.js';
+import type { CheckResultsTable, DB, MonitorsTable } from '../schema.js';
 import { openAutoIncident, resolveAutoIncident } from './incidents.js';
 import { writeBrowserRun } from './browser-runs.js';
 import { applyRollupDeltas } from './rollups.js';
-import { alertColumns, followAlerts } from './monitor-alerts.js';
+import { alertColumns, followAlerts, type AlertRow } from './monitor-alerts.js';
+import { hotStatements, pieces, tuples, type Placeholders } from '../hot-statements.js';
 import type { OutboxSignal } from '../../lib/outbox-signal.js';
 
 /** One check to persist with the monitor state it led to. */
@@ -56,6 +57,42 @@ const resultColumns = [
   'cert_expires_at',
 ] as const;
 
+/**
+ * The monitor columns a result sets, in the order `claimParams` gives them, with their types
+ * (PostgreSQL needs the claim's values list typed).
+ */
+const claimedColumns = [
+  ['status', 'text'],
+  ['failures', 'integer'],
+  ['last_check_at', 'bigint'],
+  ['last_outcome', 'integer'],
+  ['last_latency_us', 'integer'],
+  ['last_http_status', 'integer'],
+  ['last_error_code', 'text'],
+  ['last_error_message', 'text'],
+  ['recent', 'text'],
+  ['last_details', 'text'],
+] as const satisfies readonly (readonly [keyof MonitorsTable, string])[];
+
+/** The result row's columns, in the order `insertResult` binds them. */
+const insertedColumns = [
+  'monitor_id',
+  'at',
+  'outcome',
+  'latency_us',
+  'dns_us',
+  'connect_us',
+  'tls_us',
+  'ttfb_us',
+  'download_us',
+  'http_status',
+  'error_code',
+  'error_message',
+  'response_size',
+  'cert_expires_at',
+  'round',
+] as const satisfies readonly (keyof CheckResultsTable)[];
+
 type ResultRow = Pick<Selectable<CheckResultsTable>, (typeof resultColumns)[number]>;
 
 function toResult(r: ResultRow): CheckResult {
@@ -97,6 +134,87 @@ function rolledChecks(writes: readonly ResultWrite[]): RolledCheck[] {
   }));
 }
 
+/**
+ * Splits writes (sorted by monitor) into runs in which each monitor appears once, keeping each
+ * monitor's own order: its first write in the first run, its second in the second (a retry
+ * or a check-now in the same batch).
+ */
+function generations(writes: readonly ResultWrite[]): ResultWrite[][] {
+  const out: ResultWrite[][] = [];
+  const seen = new Map<number, number>();
+  for (const w of writes) {
+    const g = seen.get(w.monitorId) ?? 0;
+    seen.set(w.monitorId, g + 1);
+    (out[g] ??= []).push(w);
+  }
+  return out;
+}
+
+/** The columns of the claim's values list, in the order `claimParams` gives them. */
+const claimValues = [
+  ['id', 'bigint'],
+  ...claimedColumns,
+  ['flip_at', 'bigint'],
+  ['round', 'bigint'],
+  ['round_due', 'bigint'],
+  ['attempt', 'integer'],
+] as const;
+
+function claimParams(w: ResultWrite): unknown[] {
+  const { run, round: key } = w;
+  return [
+    w.monitorId,
+    w.status,
+    w.failures,
+    w.at,
+    encodeOutcome(run.outcome),
+    toUs(run.latencyMs),
+    run.httpStatus,
+    run.errorCode,
+    run.errorMessage,
+    JSON.stringify(w.recent.map(([o, ms]) => [encodeOutcome(o), toUs(ms)])),
+    // Only the last check's details are kept: result rows stay small.
+    run.details === undefined ? null : JSON.stringify(run.details),
+    w.flip ? w.at : null,
+    key?.round ?? null,
+    key?.roundDue ?? null,
+    key?.attempt ?? null,
+  ];
+}
+
+/**
+ * One update for `rows` monitors. A write with a round takes the row only if it is after the
+ * last one recorded; one without (tests and tools that write history) takes it always and
+ * leaves the round columns be. PostgreSQL needs the values list typed; SQLite takes them as
+ * they come.
+ */
+function claimSql(engine: Engine, rows: number, p: Placeholders): string {
+  const cast = (type: string) => (engine === 'postgres' ? `::${type}` : '');
+  const values: string[] = [];
+  for (let r = 0; r < rows; r += 1) {
+    values.push(`(${claimValues.map(([, type]) => `${p()}${cast(type)}`).join(', ')})`);
+  }
+  const set = [
+    ...claimedColumns.map(([c]) => `${c} = v.${c}`),
+    'status_changed_at = coalesce(v.flip_at, monitors.status_changed_at)',
+    'last_round = coalesce(v.round, monitors.last_round)',
+    'last_round_due = coalesce(v.round_due, monitors.last_round_due)',
+    'last_attempt = coalesce(v.attempt, monitors.last_attempt)',
+  ];
+  const newer = [
+    'v.round_due is null',
+    'monitors.last_round_due is null',
+    'monitors.last_round_due < v.round_due',
+    '(monitors.last_round_due = v.round_due and monitors.last_attempt < v.attempt)',
+  ];
+  return (
+    `with v (${claimValues.map(([c]) => c).join(', ')}) as (values ${values.join(', ')}) ` +
+    `update monitors set ${set.join(', ')} from v ` +
+    `where monitors.id = v.id and (${newer.join(' or ')}) ` +
+    `returning monitors.id, ${alertColumns.map((c) => `monitors.${c}`).join(', ')}`
+  );
+}
+
 export interface InsertedResult {
   write: ResultWrite;
   result: CheckResult;
@@ -105,6 +223,8 @@ export interface InsertedResult {
 }
 
 export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: OutboxSignal) {
+  const hot = hotStatements(engine);
+
   /** Opens or resolves the monitor's automatic incident in the write's transaction. */
   async function followIncident(
     trx: Transaction<DB>,
@@ -132,98 +252,131 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
   }
 
   /**
-   * Takes the monitor's new state if this write is newer than the last one recorded: the
-   * conditional update holds the row lock until commit, so of two processes writing the same
-   * (monitor, round, attempt) exactly one gets the row back. Undefined: a duplicate.
+   * Takes each monitor's new state where the write is newer than the last one recorded, for
+   * writes of distinct monitors in one statement: the conditional update holds the row locks
+   * until commit, so of two processes writing the same (monitor, round, attempt) exactly one
+   * gets the row back. Returns the rows of the writes taken; a write left out is a duplicate.
    */
-  async function claimState(trx: Transaction<DB>, w: ResultWrite) {
-    const { run, round: key } = w;
-    let q = trx
-      .updateTable('monitors')
-      .set({
-        status: w.status,
-        failures: w.failures,
-        last_check_at: w.at,
-        last_outcome: encodeOutcome(run.outcome),
-        last_latency_us: toUs(run.latencyMs),
-        last_http_status: run.httpStatus,
-        last_error_code: run.errorCode,
-        last_error_message: run.errorMessage,
-        recent: JSON.stringify(w.recent.map(([o, ms]) => [encodeOutcome(o), toUs(ms)])),
-        // Only the last check's details are kept: result rows stay small.
-        last_details: run.details === undefined ? null : JSON.stringify(run.details),
-        ...(w.flip ? { status_changed_at: w.at } : {}),
-        ...(key
-          ? { last_round: key.round, last_round_due: key.roundDue, last_attempt: key.attempt }
-          : {}),
-      })
-      .where('id', '=', w.monitorId);
-    if (key) {
-      q = q.where((eb) =>
-        eb.or([
-          eb('last_round_due', 'is', null),
-          eb('last_round_due', '<', key.roundDue),
-          eb.and([eb('last_round_due', '=', key.roundDue), eb('last_attempt', '<', key.attempt)]),
-        ]),
-      );
+  async function claimStates(trx: Transaction<DB>, writes: readonly ResultWrite[]) {
+    const claimed = new Map<number, AlertRow>();
+    for (const part of pieces(writes)) {
+      if (engine === 'postgres') {
+        // One multi-row update locks in whatever order its plan visits the rows; lock them in
+        // id order first, so two processes writing the same monitors (a takeover) wait for
+        // each other and never deadlock.
+        const lock = hot.sql(
+          `lock-monitors:${part.length}`,
+          (p) =>
+            `select id from monitors where id in (${part.map(() => p()).join(', ')}) order by id for update`,
+        );
+        await hot.run(
+          trx,
+          lock,
+          part.map((w) => w.monitorId),
+        );
+      }
+      const text = hot.sql(`claim:${part.length}`, (p) => claimSql(engine, part.length, p));
+      const params: unknown[] = [];
+      for (const w of part) params.push(...claimParams(w));
+      const { rows } = await hot.run<AlertRow & { id: number }>(trx, text, params);
+      for (const row of rows) claimed.set(Number(row.id), row);
     }
-    const monitor = await q.returning(alertColumns).executeTakeFirst();
-    if (monitor || !key) return monitor;
-    const exists = await trx
-      .selectFrom('monitors')
-      .select('id')
-      .where('id', '=', w.monitorId)
-      .executeTakeFirst();
-    // A deleted monitor's late result fails like before; the batch is then written one by one.
-    if (!exists) throw new Error(`monitor ${w.monitorId} does not exist`);
-    return undefined;
+    const missing = writes.filter((w) => !claimed.has(w.monitorId));
+    if (missing.length > 0) {
+      const present = new Set(
+        (
+          await trx
+            .selectFrom('monitors')
+            .select('id')
+            .where(
+              'id',
+              'in',
+              missing.map((w) => w.monitorId),
+            )
+            .execute()
+        ).map((r) => Number(r.id)),
+      );
+      // A deleted monitor's late result fails like before; the batch is then written one by one.
+      const gone = missing.find((w) => !present.has(w.monitorId));
+      if (gone) throw new Error(`monitor ${gone.monitorId} does not exist`);
+    }
+    return claimed;
+  }
+
+  /** The result rows of writes of distinct monitors, by monitor id. */
+  async function insertResults(trx: Transaction<DB>, writes: readonly ResultWrite[]) {
+    const inserted = new Map<number, ResultRow>();
+    for (const part of pieces(writes)) {
+      const text = hot.sql(
+        `insert-results:${part.length}`,
+        (p) =>
+          `insert into check_results (${insertedColumns.join(', ')}) values ${tuples(p, part.length, insertedColumns.length)} returning ${resultColumns.join(', ')}`,
+      );
+      const params: unknown[] = [];
+      for (const w of part) {
+        const { run } = w;
+        params.push(
+          w.monitorId,
+          w.at,
+          encodeOutcome(run.outcome),
+          toUs(run.latencyMs),
+          toUs(run.phases.dns),
+          toUs(run.phases.connect),
+          toUs(run.phases.tls),
+          toUs(run.phases.ttfb),
+          toUs(run.phases.download),
+          run.httpStatus,
+          run.errorCode,
+          run.errorMessage,
+          run.responseSize,
+          run.certExpiresAt,
+          w.round?.round ?? null,
+        );
+      }
+      for (const row of (await hot.run<ResultRow>(trx, text, params)).rows) {
+        inserted.set(row.monitor_id, row);
+      }
+    }
+    return inserted;
   }
 
   /**
-   * Writes the result and the monitor's state; `queued` counts the alerts it put in the outbox.
-   * Null: a duplicate of a result already recorded, dropped with no result row, flip or alert.
+   * Writes the results of distinct monitors and their state; `queued` counts the alerts put in
+   * the outbox. A duplicate of a result already recorded is left out: no result row, flip or
+   * alert.
    */
-  async function writeOne(trx: Transaction<DB>, w: ResultWrite, queued: { n: number }) {
-    const { run } = w;
-    const monitor = await claimState(trx, w);
-    if (!monitor && w.round) return null;
-    const row = await trx
-      .insertInto('check_results')
-      .values({
-        monitor_id: w.monitorId,
-        at: w.at,
-        outcome: encodeOutcome(run.outcome),
-        latency_us: toUs(run.latencyMs),
-        dns_us: toUs(run.phases.dns),
-        connect_us: toUs(run.phases.connect),
-        tls_us: toUs(run.phases.tls),
-        ttfb_us: toUs(run.phases.ttfb),
-        download_us: toUs(run.phases.download),
-        http_status: run.httpStatus,
-        error_code: run.errorCode,
-        error_message: run.errorMessage,
-        response_size: run.responseSize,
-        cert_expires_at: run.certExpiresAt,
-        round: w.round?.round ?? null,
-      })
-      .returning(resultColumns)
-      .executeTakeFirstOrThrow();
-    await writeBrowserRun(trx, Number(row.id), w.monitorId, w.at, run);
-    if (monitor) queued.n += await followAlerts(trx, w, monitor);
-    if (w.flip) {
-      await trx
-        .insertInto('status_flips')
-        .values({
-          monitor_id: w.monitorId,
-          at: w.at,
-          from_status: w.flip.from,
-          to_status: w.flip.to,
-          error_code: run.errorCode,
-          message: run.errorMessage,
-        })
-        .execute();
+  async function writeDistinct(
+    trx: Transaction<DB>,
+    writes: readonly ResultWrite[],
+    queued: { n: number },
+  ): Promise<InsertedResult[]> {
+    const claimed = await claimStates(trx, writes);
+    const taken = writes.filter((w) => claimed.has(w.monitorId));
+    const rows = await insertResults(trx, taken);
+    const out: InsertedResult[] = [];
+    for (const w of taken) {
+      const row = rows.get(w.monitorId);
+      if (!row) throw new Error(`no result row came back for monitor ${w.monitorId}`);
+      await writeBrowserRun(trx, Number(row.id), w.monitorId, w.at, w.run);
+      queued.n += await followAlerts(trx, w, claimed.get(w.monitorId)!);
+      if (w.flip) {
+        await trx
+          .insertInto('status_flips')
+          .values({
+            monitor_id: w.monitorId,
+            at: w.at,
+            from_status: w.flip.from,
+            to_status: w.flip.to,
+            error_code: w.run.errorCode,
+            message: w.run.errorMessage,
+          })
+          .execute();
+      }
+      const result = toResult(row);
+      const incident = await followIncident(trx, w);
+      out.push(incident ? { write: w, result, incident } : { write: w, result });
     }
-    return toResult(row);
+    return out;
   }
 
   return {
@@ -241,11 +394,8 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
       const ordered = [...writes].sort((a, b) => a.monitorId - b.monitorId);
       const written = await db.transaction().execute(async (trx) => {
         const out: InsertedResult[] = [];
-        for (const w of ordered) {
-          const result = await writeOne(trx, w, queued);
-          if (!result) continue;
-          const incident = await followIncident(trx, w);
-          out.push(incident ? { write: w, result, incident } : { write: w, result });
+        for (const distinct of generations(ordered)) {
+          out.push(...(await writeDistinct(trx, distinct, queued)));
         }
         const checks = rolledChecks(out.map((o) => o.write));
         for (const level of rollupLevels) {

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { hotStatements as hot, pieces, tuples } from '../hot-statements.js';
 import { LatencySketch } from '../../domain/latency-sketch.js';
 import {
   keepsSketch,
@@ -72,11 +73,42 @@ export const summedColumns = [
   'download_count',
 ] as const;
 
-const CHUNK = 200;
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
+/** The columns of a rollup row, in the order the upsert binds them. */
+const rowColumns = [
+  'monitor_id',
+  'bucket',
+  ...summedColumns.slice(0, 6),
+  'latency_min_us',
+  'latency_max_us',
+  'latency_sketch',
+  ...summedColumns.slice(6),
+] as const satisfies readonly (keyof RollupTable)[];
+
+/**
+ * Adds rows to their buckets: counts and sums add up, min and max widen (coalesced first, as
+ * SQLite's min()/max() and PostgreSQL's least()/greatest() disagree on nulls), and a new sketch
+ * (already merged with the stored one) replaces the stored one.
+ */
+function upsertSql(engine: Engine, table: string, values: string): string {
+  const [least, greatest] = engine === 'sqlite' ? ['min', 'max'] : ['least', 'greatest'];
+  const pick = (fn: string, c: string) =>
+    `${c} = ${fn}(coalesce(${table}.${c}, excluded.${c}), coalesce(excluded.${c}, ${table}.${c}))`;
+  const set = [
+    ...summedColumns.map((c) => `${c} = ${table}.${c} + excluded.${c}`),
+    pick(least, 'latency_min_us'),
+    pick(greatest, 'latency_max_us'),
+    `latency_sketch = coalesce(excluded.latency_sketch, ${table}.latency_sketch)`,
+  ];
+  return `insert into ${table} (${rowColumns.join(', ')}) values ${values} on conflict (monitor_id, bucket) do update set ${set.join(', ')}`;
+}
+
+interface StoredSketchRow {
+  monitor_id: number;
+  bucket: number;
+  latency_count: number;
+  latency_min_us: number | null;
+  latency_max_us: number | null;
+  latency_sketch: Uint8Array | null;
 }
 
 /**
@@ -98,26 +130,15 @@ async function mergedSketches(
   const out = new Map<RollupDelta, Uint8Array | null>();
   const timed = deltas.filter((d) => d.latencyCount > 0);
   const stored = new Map<string, SketchSource>();
-  for (const part of chunks(timed)) {
-    const rows = await trx
-      .selectFrom(tableOf(level))
-      .select([
-        'monitor_id',
-        'bucket',
-        'latency_count',
-        'latency_min_us',
-        'latency_max_us',
-        'latency_sketch',
-      ])
-      .where((eb) =>
-        eb(
-          eb.refTuple('monitor_id', 'bucket'),
-          'in',
-          part.map((d) => eb.tuple(d.monitorId, d.bucket)),
-        ),
-      )
-      .$if(engine === 'postgres', (q) => q.orderBy('monitor_id').orderBy('bucket').forUpdate())
-      .execute();
+  const table = tableOf(level);
+  for (const part of pieces(timed)) {
+    const text = hot(engine).sql(`rollup-read:${table}:${part.length}`, (p) => {
+      const lock = engine === 'postgres' ? ' order by monitor_id, bucket for update' : '';
+      return `select monitor_id, bucket, latency_count, latency_min_us, latency_max_us, latency_sketch from ${table} where (monitor_id, bucket) in (${tuples(p, part.length, 2)})${lock}`;
+    });
+    const params: number[] = [];
+    for (const d of part) params.push(d.monitorId, d.bucket);
+    const { rows } = await hot(engine).run<StoredSketchRow>(trx, text, params);
     for (const r of rows) {
       stored.set(`${r.monitor_id}:${Number(r.bucket)}`, {
         sketch: r.latency_sketch,
@@ -150,26 +171,15 @@ export async function applyRollupDeltas(
   if (deltas.length === 0) return;
   const sketches = await mergedSketches(trx, engine, level, deltas);
   const table = tableOf(level);
-  const least = engine === 'sqlite' ? 'min' : 'least';
-  const greatest = engine === 'sqlite' ? 'max' : 'greatest';
-  const add = (col: string) => sql`${sql.ref(`${table}.${col}`)} + ${sql.ref(`excluded.${col}`)}`;
-  // min()/max() of SQLite and least()/greatest() of PostgreSQL disagree on nulls; coalesce first.
-  const pick = (fn: string, col: string) => {
-    const [t, e] = [sql.ref(`${table}.${col}`), sql.ref(`excluded.${col}`)];
-    return sql<number | null>`${sql.raw(fn)}(coalesce(${t}, ${e}), coalesce(${e}, ${t}))`;
-  };
-  for (const part of chunks(deltas)) {
-    await trx
-      .insertInto(table)
-      .values(part.map((d) => rollupRow(d, sketches.get(d) ?? null)))
-      .onConflict((oc) =>
-        oc.columns(['monitor_id', 'bucket']).doUpdateSet({
-          ...Object.fromEntries(summedColumns.map((c) => [c, add(c)])),
-          latency_min_us: pick(least, 'latency_min_us'),
-          latency_max_us: pick(greatest, 'latency_max_us'),
-          latency_sketch: sql<Uint8Array | null>`coalesce(${sql.ref('excluded.latency_sketch')}, ${sql.ref(`${table}.latency_sketch`)})`,
-        }),
-      )
-      .execute();
+  for (const part of pieces(deltas)) {
+    const text = hot(engine).sql(`rollup-add:${table}:${part.length}`, (p) =>
+      upsertSql(engine, table, tuples(p, part.length, rowColumns.length)),
+    );
+    const params: unknown[] = [];
+    for (const d of part) {
+      const row = rollupRow(d, sketches.get(d) ?? null);
+      for (const c of rowColumns) params.push(row[c]);
+    }
+    await hot(engine).run(trx, text, params);
   }
 }
