@@ -47,6 +47,8 @@ export class PagewatchSqliteDialect implements Dialect {
 
 const none = () => {};
 
+type PreparedStatement = ReturnType<SqliteDatabase['prepare']> & { readonly readonly?: boolean };
+
 class TurnTakingDriver implements Driver {
   private readonly connection: Connection;
   /** The one connection, held by one query or transaction at a time (as kysely's driver). */
@@ -123,20 +125,18 @@ class Connection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.db.prepare(query.sql) as PreparedStatement;
     // A lone write (outside a transaction) takes a turn of its own; reads never need one (WAL).
-    if (this.turns && this.turn === null && !this.readOnly(query.sql)) {
+    if (this.turns && this.turn === null && stmt.readonly !== true) {
       const release = await this.turns.acquire();
       try {
+        // Prepared again: while this waited for its turn, another query may have iterated it.
         return this.run(query);
       } finally {
         release();
       }
     }
-    return this.run(query);
-  }
-
-  private readOnly(sql: string): boolean {
-    return (this.db.prepare(sql) as { readonly?: boolean }).readonly === true;
+    return this.run(query, stmt);
   }
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -144,8 +144,8 @@ class Connection implements DatabaseConnection {
     for (const row of stmt.iterate(query.parameters)) yield { rows: [row as R] };
   }
 
-  private run<R>(query: CompiledQuery): QueryResult<R> {
-    const stmt = this.db.prepare(query.sql);
+  private run<R>(query: CompiledQuery, prepared?: PreparedStatement): QueryResult<R> {
+    const stmt = prepared ?? this.db.prepare(query.sql);
     if (stmt.reader) return { rows: stmt.all(query.parameters) as R[] };
     const { changes, lastInsertRowid } = stmt.run(query.parameters);
     return {

@@ -39,48 +39,56 @@ export interface EngineDeps {
 export function createEngine(deps: EngineDeps) {
   const { repos, hub, logger, metrics } = deps;
   const maintenance = deps.maintenance ?? noMaintenance;
-  const writer = new ResultWriter(
-    repos.results,
-    (written) => {
-      const now = deps.clock.now();
-      for (const { write, result, incident } of written) {
-        // Events carry what people see: `maintenance` while a window covers the monitor. The
-        // status underneath is still tracked and stored, and shows again when the window ends.
-        const covered = maintenance.inMaintenance(write.monitorId, now);
-        const status = covered ? 'maintenance' : write.status;
-        hub.publish({
-          kind: 'result',
-          monitorId: write.monitorId,
-          status,
-          result,
-          details: write.run.details ?? null,
-        });
-        // A flip inside a window raises nothing (SPEC §4); it is in the history all the same.
-        if (write.flip && !write.maintenance && !covered) {
-          hub.publish({
-            kind: 'status',
-            monitorId: write.monitorId,
-            from: write.flip.from,
-            to: write.flip.to,
-            at: result.at,
-            errorCode: result.errorCode,
-            message: result.errorMessage,
-          });
-        }
-        if (incident) hub.publish(incidentEvent(incident.incident, incident.change, write.at));
-      }
-    },
-    logger,
-    {
-      onDrop: () => metrics.writesDropped.inc(),
-      onDuplicate: (n) => metrics.duplicatesDropped.inc(n),
-    },
-  );
+  // A worker on SQLite hands its results to the primary and writes none itself (ADR 25).
   const handTo = deps.results && 'handTo' in deps.results ? deps.results.handTo : null;
-  if (deps.results && 'takeFrom' in deps.results) writeWorkerResults(deps.results.takeFrom, writer);
-  const sink: ResultSink = handTo
-    ? new RemoteResultWriter(handTo, logger, { onDrop: () => metrics.writesDropped.inc() })
-    : writer;
+  const localWriter = () =>
+    new ResultWriter(
+      repos.results,
+      (written) => {
+        const now = deps.clock.now();
+        for (const { write, result, incident } of written) {
+          // Events carry what people see: `maintenance` while a window covers the monitor. The
+          // status underneath is still tracked and stored, and shows again when the window ends.
+          const covered = maintenance.inMaintenance(write.monitorId, now);
+          const status = covered ? 'maintenance' : write.status;
+          hub.publish({
+            kind: 'result',
+            monitorId: write.monitorId,
+            status,
+            result,
+            details: write.run.details ?? null,
+          });
+          // A flip inside a window raises nothing (SPEC §4); it is in the history all the same.
+          if (write.flip && !write.maintenance && !covered) {
+            hub.publish({
+              kind: 'status',
+              monitorId: write.monitorId,
+              from: write.flip.from,
+              to: write.flip.to,
+              at: result.at,
+              errorCode: result.errorCode,
+              message: result.errorMessage,
+            });
+          }
+          if (incident) hub.publish(incidentEvent(incident.incident, incident.change, write.at));
+        }
+      },
+      logger,
+      {
+        onDrop: () => metrics.writesDropped.inc(),
+        onDuplicate: (n) => metrics.duplicatesDropped.inc(n),
+      },
+    );
+  let sink: ResultSink;
+  if (handTo) {
+    sink = new RemoteResultWriter(handTo, logger, { onDrop: () => metrics.writesDropped.inc() });
+  } else {
+    const writer = localWriter();
+    if (deps.results && 'takeFrom' in deps.results) {
+      writeWorkerResults(deps.results.takeFrom, writer);
+    }
+    sink = writer;
+  }
 
   // Started with the scheduler: a check that timed out while this process stalled isn't counted.
   const stalls = new StallWatch(deps.clock);

@@ -30,6 +30,8 @@ function startServer(dataDir: string): { child: ChildProcess; exited: Promise<un
       PAGEWATCH_LOG_LEVEL: 'error',
       // A short send limit keeps the dead process's leases short (limit + 5 s).
       PAGEWATCH_NOTIFY_TIMEOUT_S: '1',
+      // One process: SIGKILL then leaves no forked worker behind (this is about the outbox).
+      PAGEWATCH_WORKERS: '1',
     },
     stdio: 'ignore',
   });
