@@ -1,5 +1,5 @@
 import type { AuthStatus, Session } from '@pagewatch/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, isApiError, setCsrfToken } from '../../../lib/api';
 import { authKeys } from './keys';
 import { markSignedOut } from './session';
@@ -13,6 +13,18 @@ export const authStatusQuery = () =>
     refetchOnWindowFocus: false,
   });
 
+/** Resolves once no mutation is in flight. */
+function mutationsSettled(client: QueryClient): Promise<void> {
+  if (client.isMutating() === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = client.getMutationCache().subscribe(() => {
+      if (client.isMutating() > 0) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
 /** The session, or null when signed out: being signed out is a state here, not an error. */
 export const meQuery = () =>
   queryOptions({
@@ -22,7 +34,15 @@ export const meQuery = () =>
       // /login, and on every signed-out visit. Shares the status request already in flight.
       // A session this app held and now finds gone (its event stream ended, a 401) ended on
       // the server: the sign-in screen says so.
-      const status = await client.fetchQuery({ ...authStatusQuery(), staleTime: 0 });
+      let status = await client.fetchQuery({ ...authStatusQuery(), staleTime: 0 });
+      if (!status.signedIn && client.getQueryData(authKeys.me())) {
+        // This browser's own request may have just replaced its session (two-factor turned
+        // on, a new password): the old session's event stream ends before the answer with
+        // the new cookie lands, and a status asked in between says signed out. Once no
+        // request of ours is in flight, ask again before calling the session ended.
+        await mutationsSettled(client);
+        status = await client.fetchQuery({ ...authStatusQuery(), staleTime: 0 });
+      }
       if (!status.signedIn) {
         markSignedOut(client, false);
         return null;
