@@ -14,8 +14,10 @@ export interface ResultSink {
 export interface RemoteResultOptions {
   maxBatch?: number;
   flushMs?: number;
-  /** Results sent and not yet acknowledged before plain ones are dropped. */
+  /** Results held here or sent and not yet acknowledged before plain ones are dropped. */
   maxQueue?: number;
+  /** Batches sent and not yet acknowledged; the rest wait here. */
+  window?: number;
   onDrop?: () => void;
 }
 
@@ -38,6 +40,7 @@ export class RemoteResultWriter implements ResultSink {
   private readonly maxBatch: number;
   private readonly flushMs: number;
   private readonly maxQueue: number;
+  private readonly window: number;
 
   constructor(
     private readonly link: IpcLink,
@@ -47,6 +50,7 @@ export class RemoteResultWriter implements ResultSink {
     this.maxBatch = options.maxBatch ?? 500;
     this.flushMs = options.flushMs ?? 50;
     this.maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+    this.window = options.window ?? 2;
     link.onMessage((message) => {
       if (message.pw !== 'results-written') return;
       const sent = this.unacked.get(message.seq);
@@ -54,6 +58,9 @@ export class RemoteResultWriter implements ResultSink {
       this.unacked.delete(message.seq);
       this.inFlightWrites -= sent.size;
       sent.done();
+      // The primary caught up with one batch: the next may go.
+      if (this.batch.length >= this.maxBatch || this.flushing) this.send();
+      else if (this.batch.length > 0) this.timer ??= setTimeout(() => this.send(), this.flushMs);
     });
     // The primary is gone: nothing will be written or acknowledged, so a drain must not wait.
     link.onClose?.(() => {
@@ -71,6 +78,8 @@ export class RemoteResultWriter implements ResultSink {
   }
 
   private closed = false;
+  /** A flush is waiting: send what is here as soon as the window allows, not on the timer. */
+  private flushing = 0;
 
   get pending(): number {
     return this.batch.length + this.inFlightWrites;
@@ -79,13 +88,24 @@ export class RemoteResultWriter implements ResultSink {
   enqueue(write: ResultWrite): void {
     if (this.pending >= this.maxQueue) this.dropOne();
     this.batch.push(write);
-    if (this.batch.length >= this.maxBatch) this.send();
+    if (this.batch.length >= this.maxBatch && this.unacked.size < this.window) this.send();
     else this.timer ??= setTimeout(() => this.send(), this.flushMs);
   }
 
-  flush(): Promise<void> {
-    this.send();
-    return Promise.all([...this.waiters.values()]).then(() => undefined);
+  async flush(): Promise<void> {
+    this.flushing += 1;
+    try {
+      // What is here now goes out in the next batches, as the window opens.
+      const last = this.seq + Math.ceil(this.batch.length / this.maxBatch);
+      while (!this.closed) {
+        this.send();
+        const ahead = [...this.waiters].filter(([seq]) => seq <= last).map(([, w]) => w);
+        if (ahead.length === 0 && (this.seq >= last || this.batch.length === 0)) return;
+        await Promise.race(ahead.length > 0 ? ahead : [...this.waiters.values()]);
+      }
+    } finally {
+      this.flushing -= 1;
+    }
   }
 
   /** The primary is not keeping up: lose the oldest plain result still here, never a flip. */
@@ -102,12 +122,20 @@ export class RemoteResultWriter implements ResultSink {
     }
   }
 
+  /**
+   * Sends up to a batch while fewer than `window` batches await their acknowledgement. The
+   * window keeps the IPC channel short: behind a backlog of result batches the worker's turn
+   * requests (its lease renewals) would wait too, and it would fence itself.
+   */
   private send(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.batch.length === 0 || this.closed) return;
-    const writes = this.batch;
-    this.batch = [];
+    while (this.batch.length > 0 && !this.closed && this.unacked.size < this.window) {
+      this.sendOne(this.batch.splice(0, this.maxBatch));
+    }
+  }
+
+  private sendOne(writes: ResultWrite[]): void {
     const seq = ++this.seq;
     this.inFlightWrites += writes.length;
     this.waiters.set(

@@ -94,6 +94,38 @@ describe('a scheduler worker hands its results to the primary (SQLite, ADR 25)',
     expect(published).toEqual([0, 1000, 2000, 3000, 4000, 5000, 6000]);
   });
 
+  it('keeps at most `window` batches unacknowledged, so the channel stays short for turn requests', async () => {
+    const { worker, primary } = channel();
+    const writer = new ResultWriter(repos.results, () => undefined, silent);
+    let inFlight = 0;
+    let most = 0;
+    // Counts the batches between their sending and their acknowledgement.
+    const counted: IpcLink = {
+      ...worker,
+      send: (m) => {
+        if (m.pw === 'results') most = Math.max(most, ++inFlight);
+        worker.send(m);
+      },
+    };
+    worker.onMessage((m) => void (m.pw === 'results-written' && inFlight--));
+    writeWorkerResults(primary, writer);
+    const remote = new RemoteResultWriter(counted, silent, {
+      maxBatch: 2,
+      flushMs: 10_000,
+      window: 1,
+    });
+    for (let i = 0; i < 9; i++) remote.enqueue(write(monitorId, 200 + i));
+    // One batch is out; the other seven results wait here for its acknowledgement.
+    expect(most).toBe(1);
+    expect(remote.pending).toBe(9);
+    await remote.flush();
+    expect(remote.pending).toBe(0);
+    expect(most).toBe(1);
+    expect((await stored()).filter((at) => at >= 200_000)).toEqual(
+      Array.from({ length: 9 }, (_, i) => (200 + i) * 1000),
+    );
+  });
+
   it('a flush does not wait for a primary that went away', async () => {
     const { worker, close } = channel();
     // Nobody on the other side writes: the results stay unacknowledged until the channel closes.
