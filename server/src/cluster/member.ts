@@ -241,7 +241,11 @@ export class ClusterMember extends EventEmitter {
     this.wakePending = false;
     this.tickTimer = setTimeout(() => {
       this.tickTimer = null;
-      void this.runTick().then(() => this.schedule());
+      // At a fixed rate from each tick's start, not a period after its end: a slow tick (its
+      // writes queued behind others) must not push the next renewal towards the fence.
+      void this.runTick().then(() =>
+        this.schedule(Math.max(0, this.lastTickAt + this.timings.renewMs - this.now())),
+      );
     }, delay);
     this.tickTimer.unref();
   }
@@ -258,16 +262,26 @@ export class ClusterMember extends EventEmitter {
     const gen = this.generation;
     try {
       const { repo } = this;
+      const steps: Record<string, number> = {};
+      const step = (name: string, from: number) => (steps[name] = Math.round(this.now() - from));
       if (
         this.state === 'registering' ||
         !(await repo.heartbeat(this.id, this.options.load?.() ?? null))
       ) {
         await repo.register(this.record);
       }
+      step('heartbeatMs', startedAt);
+      let at = this.now();
       this.live = await repo.liveMembers(this.timings.expireMs);
+      step('membersMs', at);
+      at = this.now();
       const view: TickView = { members: this.live, startedAt };
       for (const p of this.participants) await p.renew(view);
-      if (!this.fresh(startedAt, gen)) throw new StaleTick('the renewal came back too late');
+      step('renewMs', at);
+      if (!this.fresh(startedAt, gen)) {
+        // Which step was slow tells a stalled database from a process waiting for its turn.
+        throw Object.assign(new StaleTick('the renewal came back too late'), steps);
+      }
       this.dirty = false;
       this.confirm(startedAt);
       this.options.observer?.renewal((this.now() - startedAt) / 1000);
