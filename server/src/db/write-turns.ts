@@ -91,14 +91,26 @@ export class TurnQueue implements WriteTurns {
   }
 }
 
+/**
+ * How long a worker waits for its turn before it goes to SQLite's lock without one. The
+ * primary gives turns out on its event loop; while that loop is busy (a collection of a large
+ * heap, a burst of results) a grant took 1–3 s to arrive, and a lease renewal waiting for it
+ * fenced the worker. A worker's writes are single short statements: waiting at the lock for
+ * the primary's current transaction (tens of milliseconds) costs less than that.
+ */
+export const TURN_PATIENCE_MS = 500;
+
 /** A worker's turns: asked of the primary over IPC. */
-export function turnsFromPrimary(link: IpcLink): WriteTurns {
+export function turnsFromPrimary(link: IpcLink, patienceMs = TURN_PATIENCE_MS): WriteTurns {
   let nextId = 0;
   const granted = new Map<number, () => void>();
   link.onMessage((message) => {
     if (message.pw !== 'turn-granted') return;
-    granted.get(message.id)?.();
+    const go = granted.get(message.id);
     granted.delete(message.id);
+    // A grant that came after this worker stopped waiting is handed straight back.
+    if (go) go();
+    else link.send({ pw: 'turn-done', id: message.id });
   });
   // The primary is gone: nobody gives turns any more, and SQLite's locks alone decide.
   let closed = false;
@@ -112,11 +124,16 @@ export function turnsFromPrimary(link: IpcLink): WriteTurns {
       if (closed) return Promise.resolve(() => {});
       const id = (nextId += 1);
       return new Promise((resolve) => {
-        granted.set(id, () =>
+        const impatient = setTimeout(() => {
+          granted.delete(id);
+          resolve(() => {});
+        }, patienceMs);
+        granted.set(id, () => {
+          clearTimeout(impatient);
           resolve(() => {
             if (!closed) link.send({ pw: 'turn-done', id });
-          }),
-        );
+          });
+        });
         link.send({ pw: 'turn-ask', id });
       });
     },

@@ -78,4 +78,24 @@ describe('turns at SQLite’s write lock across a machine’s processes', () => 
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
     release();
   });
+
+  it('a worker whose grant is late goes ahead without it, and hands the late turn straight back', async () => {
+    const queue = new TurnQueue();
+    const { worker, primary } = channel();
+    queue.serve(primary);
+    // The primary's own transaction holds the turn past the worker's patience (a busy loop).
+    const primaryTurn = await queue.acquire();
+    const started = Date.now();
+    const release = await turnsFromPrimary(worker, 100).acquire();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    release();
+    // The worker's ask is still queued: when granted it is handed back at once, so the
+    // primary's next write does not wait out the 2 s a holder is allowed.
+    primaryTurn();
+    await new Promise((r) => setTimeout(r, 50));
+    const next = Date.now();
+    (await queue.acquire())();
+    expect(Date.now() - next).toBeLessThan(500);
+  });
 });
