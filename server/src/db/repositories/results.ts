@@ -39,8 +39,8 @@ export interface ResultWrite {
   round?: RoundKey;
 }
 
-const resultColumns = [
-  'id',
+/** What a result row records of its check, in the order `insertResults` binds them. */
+const checkColumns = [
   'monitor_id',
   'at',
   'outcome',
@@ -55,7 +55,9 @@ const resultColumns = [
   'error_message',
   'response_size',
   'cert_expires_at',
-] as const;
+] as const satisfies readonly (keyof CheckResultsTable)[];
+
+const resultColumns = ['id', ...checkColumns] as const;
 
 /**
  * The monitor columns a result sets, in the order `claimParams` gives them, with their types
@@ -74,24 +76,8 @@ const claimedColumns = [
   ['last_details', 'text'],
 ] as const satisfies readonly (readonly [keyof MonitorsTable, string])[];
 
-/** The result row's columns, in the order `insertResult` binds them. */
-const insertedColumns = [
-  'monitor_id',
-  'at',
-  'outcome',
-  'latency_us',
-  'dns_us',
-  'connect_us',
-  'tls_us',
-  'ttfb_us',
-  'download_us',
-  'http_status',
-  'error_code',
-  'error_message',
-  'response_size',
-  'cert_expires_at',
-  'round',
-] as const satisfies readonly (keyof CheckResultsTable)[];
+/** The columns a result row is inserted with: its check's, then its round. */
+const insertedColumns = [...checkColumns, 'round'] as const;
 
 type ResultRow = Pick<Selectable<CheckResultsTable>, (typeof resultColumns)[number]>;
 
