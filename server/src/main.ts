@@ -50,6 +50,8 @@ async function main(): Promise<void> {
     : null;
 
   let stopping = false;
+  /** How long a worker whose primary is gone may take to stop before it just exits. */
+  const ORPHAN_EXIT_MS = 30_000;
   const stop = (signal: string) => {
     if (stopping) {
       // A second signal means "now": abort running checks instead of waiting for them.
@@ -79,8 +81,13 @@ async function main(): Promise<void> {
   // A worker whose primary is gone (killed) stops too, rather than run on unsupervised; also
   // when the primary died while this worker was still starting (the event has passed then).
   if (parent) {
-    process.on('disconnect', () => stop('primary gone'));
-    if (!process.connected) stop('primary gone');
+    const orphaned = () => {
+      stop('primary gone');
+      // Never run on unsupervised: if the orderly stop hangs, leave anyway.
+      setTimeout(() => process.exit(1), ORPHAN_EXIT_MS).unref();
+    };
+    process.on('disconnect', orphaned);
+    if (!process.connected) orphaned();
   }
 
   if (config.roles.includes('web')) {

@@ -102,7 +102,12 @@ export function parentLink(proc: NodeJS.Process): IpcLink | null {
       proc.on('message', (message) => {
         if (isIpcMessage(message)) listener(message);
       }),
-    onClose: (listener) => proc.once('disconnect', listener),
+    // A listener that comes after the primary died (this worker was still starting) hears of
+    // it at once: one that waited for the event would wait forever (turns, result acks).
+    onClose: (listener) => {
+      if (proc.connected) proc.once('disconnect', listener);
+      else queueMicrotask(listener);
+    },
   };
 }
 

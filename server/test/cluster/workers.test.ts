@@ -218,4 +218,41 @@ describe('two scheduler workers on one SQLite file', () => {
       expect(Math.max(...gaps), key).toBeLessThan(2 * INTERVAL_MS);
     }
   }, 150_000);
+
+  it('kill -9 of the primary: its worker stops too, leaving nothing running', async () => {
+    const worker = workerPid();
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(worker)).toBe(true);
+    process.kill(primary.child.pid!, 'SIGKILL');
+    // Its channel to the primary closed: it drains what it can and exits on its own.
+    await until('the orphaned worker to exit', () => (alive(worker) ? undefined : true), 30_000);
+  }, 60_000);
+
+  it('kill -9 of the primary while its worker is still starting: the worker stops as well', async () => {
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    primary = startPagewatch('primary again', {
+      PAGEWATCH_DATA_DIR: dir,
+      PAGEWATCH_WORKERS: '2',
+      PAGEWATCH_LOG_LEVEL: 'info',
+    });
+    await primary.waitForLog('started a scheduler worker', 90_000);
+    const worker = workerPid();
+    // Forked a moment ago: it is still opening the database when its primary dies.
+    process.kill(primary.child.pid!, 'SIGKILL');
+    await until('the orphaned worker to exit', () => (alive(worker) ? undefined : true), 45_000);
+  }, 150_000);
 });
