@@ -38,7 +38,9 @@ import { statusPageRoutes } from './http/routes/public/status-pages.js';
 import { statusPagePreviewRoutes } from './http/routes/api/status-page-preview.js';
 import { StatusSite } from './status-pages/site.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from './version.js';
+
+export { VERSION };
 
 export interface AppDeps {
   services: ServiceDeps;
