@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import {
+  channelKinds,
+  channelSchemas,
+  ChannelCreateInput,
+  type ChannelKind,
+} from './notifications.js';
+import { MaintenanceInput } from './maintenance.js';
+import {
+  BrowserMonitorInput,
+  DnsMonitorInput,
+  HttpMonitorInput,
+  PushMonitorInput,
+  TcpMonitorInput,
+  TlsMonitorInput,
+} from './monitors.js';
+import {
+  StatusComponentInput,
+  StatusPageInput,
+  StatusSectionInput,
+  statusPageLimits,
+} from './status-pages.js';
+
+/**
+ * The configuration as code (issue 15): every monitor, notification channel, status page and
+ * maintenance window of an instance as one document, YAML or JSON. Each entry is its resource's
+ * input schema with a stable `key` added and ids replaced by the keys of what it refers to.
+ * See docs/config-as-code.md.
+ */
+export const configDocumentVersion = 1;
+
+/** A resource's stable name in configuration files: unique per kind, never shown to visitors. */
+export const ConfigKey = z
+  .string({ error: 'Give the resource a key' })
+  .regex(
+    /^[a-z0-9][a-z0-9-]{0,62}$/,
+    'Keys are lower-case letters, digits and hyphens, starting with a letter or digit (at most 63)',
+  );
+export type ConfigKey = z.infer<typeof ConfigKey>;
+
+/** `${env:NAME}`: a secret read from the environment of whoever applies the document. */
+export const ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+export const envReference = (name: string): string => `\${env:${name}}`;
+/** The variable a secret value refers to, or null when the value is written inline. */
+export function envReferenceName(value: string): string | null {
+  return ENV_REFERENCE.exec(value)?.[1] ?? null;
+}
+
+const EnvReference = z
+  .string()
+  .regex(ENV_REFERENCE, 'Write ${env:NAME} with a variable name of letters, digits and _');
+
+/** A secret field: a reference to an environment variable, or the value itself (warned). */
+function secretField(inline: z.ZodType): z.ZodType<string> {
+  return z.union([EnvReference, inline as z.ZodType<string>], {
+    error: 'Write the secret as ${env:NAME}',
+  });
+}
+
+const KeyList = (what: string) => z.array(ConfigKey).max(1000, `At most 1,000 ${what}`);
+
+/**
+ * The fields a monitor has in the document: its input without `channelIds`, with `key` and
+ * `channels` (channel keys; left out on create: the default channels, on update: unchanged).
+ */
+function monitorEntry<T extends z.ZodObject>(input: T) {
+  const { channelIds: _ids, ...shape } = input.shape as T['shape'] & { channelIds: unknown };
+  return z
+    .strictObject({
+      key: ConfigKey,
+      ...(shape as Omit<T['shape'], 'channelIds'>),
+      channels: KeyList('channels').optional(),
+    })
+    .superRefine((entry, ctx) => {
+      // The input's own rules across fields (timeout below interval, body matches its type…).
+      const { key: _key, channels: _channels, ...rest } = entry as Record<string, unknown>;
+      const checked = input.safeParse(rest);
+      if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ ...issue });
+    });
+}
+
+export const HttpMonitorEntry = monitorEntry(HttpMonitorInput);
+export const TcpMonitorEntry = monitorEntry(TcpMonitorInput);
+export const DnsMonitorEntry = monitorEntry(DnsMonitorInput);
+export const TlsMonitorEntry = monitorEntry(TlsMonitorInput);
+export const PushMonitorEntry = monitorEntry(PushMonitorInput);
+export const BrowserMonitorEntry = monitorEntry(BrowserMonitorInput);
+
+/** A monitor in the document; secret headers and credentials take `${env:NAME}` values. */
+export const MonitorEntry = z.discriminatedUnion(
+  'type',
+  [
+    HttpMonitorEntry,
+    TcpMonitorEntry,
+    DnsMonitorEntry,
+    TlsMonitorEntry,
+    PushMonitorEntry,
+    BrowserMonitorEntry,
+  ],
+  { error: 'Choose a monitor type: http, tcp, dns, tls, push or browser' },
+);
+export type MonitorEntry = z.infer<typeof MonitorEntry>;
+
+function channelEntry<K extends ChannelKind>(kind: K) {
+  const input = ChannelCreateInput.options[channelKinds.indexOf(kind)] as unknown as z.ZodObject;
+  const secrets = channelSchemas[kind].secrets as z.ZodObject;
+  const secretShape: Record<string, z.ZodType> = {};
+  for (const [name, field] of Object.entries(secrets.shape)) {
+    const optional = field instanceof z.ZodOptional;
+    const inner = optional ? (field.unwrap() as z.ZodType) : (field as z.ZodType);
+    secretShape[name] = optional ? secretField(inner).optional() : secretField(inner);
+  }
+  const { secrets: _secrets, ...shape } = input.shape;
+  return z.strictObject({
+    key: ConfigKey,
+    ...shape,
+    kind: z.literal(kind),
+    // Left out of an update, a secret keeps the stored one; on create a required one is asked for.
+    secrets: z.strictObject(secretShape).prefault({}),
+  });
+}
+
+/** A notification channel in the document: `config` as shown to admins, `secrets` by reference. */
+export const ChannelEntry = z.discriminatedUnion(
+  'kind',
+  channelKinds.map((k) => channelEntry(k)) as unknown as [
+    ReturnType<typeof channelEntry<'webhook'>>,
+    ...ReturnType<typeof channelEntry<ChannelKind>>[],
+  ],
+  { error: `Choose a channel kind: ${channelKinds.join(', ')}` },
+);
+export type ChannelEntry = z.infer<typeof ChannelEntry>;
+
+const { monitorId: _monitorId, ...componentShape } = StatusComponentInput.shape;
+export const StatusComponentEntry = z.strictObject({
+  /** The key of the monitor shown. */
+  monitor: ConfigKey,
+  ...componentShape,
+});
+
+export const StatusSectionEntry = z.strictObject({
+  ...StatusSectionInput.shape,
+  components: z.array(StatusComponentEntry).max(statusPageLimits.componentsMax),
+});
+
+const { sections: _sections, subscriptions: _subscriptions, ...pageShape } = StatusPageInput.shape;
+
+/** A status page in the document; components name monitors by key. The logo is not included. */
+export const StatusPageEntry = z
+  .strictObject({
+    key: ConfigKey,
+    ...pageShape,
+    sections: z
+      .array(StatusSectionEntry)
+      .max(statusPageLimits.sectionsMax, 'At most 20 sections')
+      .default([]),
+    subscriptions: z
+      .strictObject({
+        email: z.boolean().default(false),
+        webhook: z.boolean().default(false),
+        /** The key of the email channel whose SMTP server sends subscriber mail. */
+        emailChannel: ConfigKey.nullable().default(null),
+      })
+      .default({ email: false, webhook: false, emailChannel: null }),
+  })
+  .superRefine((page, ctx) => {
+    const seen = new Set<string>();
+    page.sections.forEach((s, si) =>
+      s.components.forEach((c, ci) => {
+        if (seen.has(c.monitor)) {
+          const path = ['sections', si, 'components', ci, 'monitor'];
+          ctx.addIssue({ code: 'custom', path, message: 'This monitor is already on the page' });
+        }
+        seen.add(c.monitor);
+      }),
+    );
+    if (page.subscriptions.email && page.subscriptions.emailChannel === null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['subscriptions', 'emailChannel'],
+        message: 'Name the email channel that sends subscriber mail',
+      });
+    }
+  });
+export type StatusPageEntry = z.infer<typeof StatusPageEntry>;
+
+export const MaintenanceScopeEntry = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('all') }),
+    z.strictObject({
+      kind: z.literal('monitors'),
+      /** Keys of the monitors the window covers. */
+      monitors: KeyList('monitors').min(1, 'Name at least one monitor, or use kind: all'),
+    }),
+  ],
+  { error: 'Choose all monitors or a list of monitors' },
+);
+
+const { scope: _scope, ...maintenanceShape } = MaintenanceInput.shape;
+
+/** A maintenance window in the document; its scope names monitors by key. */
+export const MaintenanceEntry = z.strictObject({
+  key: ConfigKey,
+  ...maintenanceShape,
+  scope: MaintenanceScopeEntry,
+});
+export type MaintenanceEntry = z.infer<typeof MaintenanceEntry>;
+
+/**
+ * One configuration file, or several merged (a folder). Every list may be left out. Keys are
+ * unique per kind across the merged files; references to keys are checked by the server.
+ */
+export const ConfigDocument = z.strictObject({
+  /** Where an editor finds the JSON Schema (`/api/v1/config/schema.json`); ignored. */
+  $schema: z.string().optional(),
+  version: z.literal(configDocumentVersion, { error: 'Write version: 1' }),
+  channels: z.array(ChannelEntry).default([]),
+  monitors: z.array(MonitorEntry).default([]),
+  statusPages: z.array(StatusPageEntry).default([]),
+  maintenance: z.array(MaintenanceEntry).default([]),
+});
+export type ConfigDocument = z.infer<typeof ConfigDocument>;
+/** The document as written, before defaults. */
+export type ConfigDocumentInput = z.input<typeof ConfigDocument>;
+
+/** The kinds of resource a document holds, in the order they are applied. */
+export const configKinds = ['channels', 'monitors', 'statusPages', 'maintenance'] as const;
+export type ConfigKind = (typeof configKinds)[number];
