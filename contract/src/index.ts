@@ -23,5 +23,6 @@ export * from './status-pages.js';
 export * from './badges.js';
 export * from './public-status-page.js';
 export * from './cluster.js';
+export * from './backup.js';
 export * from './config-document.js';
 export * from './config-apply.js';

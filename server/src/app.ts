@@ -16,6 +16,7 @@ import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerSpa } from './http/plugins/spa.js';
 import { ApiRegistry, type Access } from './http/route.js';
 import { authRoutes } from './http/routes/api/auth.js';
+import { backupRoutes } from './http/routes/api/backup.js';
 import { clusterRoutes } from './http/routes/api/cluster.js';
 import { eventRoutes } from './http/routes/api/events.js';
 import { incidentRoutes } from './http/routes/api/incidents.js';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   notificationChannelRoutes(app, api, deps.services);
   deliveryRoutes(app, api, deps.services);
   clusterRoutes(app, api, deps.services);
+  backupRoutes(app, api, deps.services);
   statusPagePreviewRoutes(app, api, site);
   badgeRoutes(app, site);
   eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);

@@ -32,6 +32,8 @@ import { loadSecretKey } from './lib/secret-key.js';
 import { AuthCache } from './services/auth/cache.js';
 import { subscriberSender } from './notify/subscriber-sender.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
+import { startScheduledBackups } from './jobs/backups.js';
+import { registerBackupMetrics } from './services/metrics/backup-metrics.js';
 import { startRetention, type RetentionOptions } from './jobs/retention.js';
 import type { ServiceDeps } from './services/deps.js';
 import { MaintenanceIndex } from './services/maintenance/live-index.js';
@@ -182,6 +184,8 @@ export async function composePagewatch(
   const housekeepingLease = singletons.lease('housekeeping');
   // Pruning history stays where the scheduler runs, as before; now once per deployment.
   const retentionLease = runsChecks ? singletons.lease('retention') : null;
+  // Scheduled backups: once per deployment, by whichever process holds the lease.
+  const backupsLease = singletons.lease('backups');
   // On PostgreSQL the others hear of a join, a leave or a release at once, not at their next tick.
   bridge?.onClusterWake(() => member.wake());
   member.on('peers', () => bridge?.wakeCluster());
@@ -279,6 +283,7 @@ export async function composePagewatch(
     revocations,
     setupToken,
     publicUrl: config.publicUrl ?? null,
+    dataDir: config.dataDir,
     maintenance,
     allowPrivateSubscriberWebhooks: config.allowPrivateSubscriberWebhooks,
     blockPrivateNotifyTargets: config.notify.blockPrivateTargets,
@@ -295,6 +300,7 @@ export async function composePagewatch(
         })
       : null;
   if (monitorSeries) metrics.sources.push(() => monitorSeries.exposition());
+  registerBackupMetrics(metrics.registry, services);
   const app = await buildApp({
     services,
     trustProxy: config.trustProxy,
@@ -321,6 +327,7 @@ export async function composePagewatch(
   let closing: Promise<void> | null = null;
   let housekeeping: SingletonJob | null = null;
   let retention: SingletonJob | null = null;
+  let backups: SingletonJob | null = null;
   return {
     app,
     engine,
@@ -346,6 +353,7 @@ export async function composePagewatch(
           logger,
         );
       }
+      backups = runWhileHeld(backupsLease, () => startScheduledBackups(services, logger), logger);
       // Windows are read before the first check, so no check runs unaware of one.
       if (engine) await maintenance.start();
       // The dashboard's read model is filled before the first check (a second at 100,000
@@ -361,6 +369,7 @@ export async function composePagewatch(
         stopReporting?.();
         maintenance.stop();
         await retention?.stop();
+        await backups?.stop();
         await app.close();
         await engine?.stop();
         // After the engine: the last results' alerts are queued, and sent if there is time.

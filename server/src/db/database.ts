@@ -13,6 +13,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Database {
   readonly db: Kysely<DB>;
   readonly engine: Engine;
+  /** The SQLite file (backups open a second connection on it); null in memory and on PostgreSQL. */
+  readonly file: string | null;
   /** Cheap round trip for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -27,6 +29,8 @@ export async function openDatabase(
   options: MigrateOptions & {
     /** SQLite's write lock in turns with the other processes of the machine (ADR 25). */
     turns?: WriteTurns | null;
+    /** False leaves the schema as found (a restore migrates in its own steps, ADR 29). */
+    migrate?: boolean;
   } = {},
 ): Promise<Database> {
   // Only the driver in use is loaded: pg alone costs ~40 ms of start-up.
@@ -34,6 +38,7 @@ export async function openDatabase(
     target.kind === 'sqlite'
       ? await openSqlite(target.file, options.turns ?? null)
       : await openPostgres(target);
+  if (options.migrate === false) return database;
   try {
     await migrateToLatest(database.db, database.engine, options);
   } catch (err) {
@@ -61,6 +66,7 @@ async function openSqlite(file: string, turns: WriteTurns | null): Promise<Datab
     return {
       db,
       engine: 'sqlite',
+      file: null,
       ping: async () => void (await sql`select 1`.execute(db)),
       close: () => db.destroy(),
     };
@@ -75,6 +81,7 @@ async function openSqlite(file: string, turns: WriteTurns | null): Promise<Datab
   return {
     db,
     engine: 'sqlite',
+    file,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -106,6 +113,7 @@ async function openPostgres(target: { url: string; schema?: string }): Promise<D
   return {
     db,
     engine: 'postgres',
+    file: null,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -45,6 +45,8 @@ export interface ServiceDeps {
   allowPrivateSubscriberWebhooks?: boolean;
   /** PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS, for sends made by a service ("send test"). */
   blockPrivateNotifyTargets?: boolean;
+  /** PAGEWATCH_DATA_DIR: scheduled backups default to its `backups/` folder. */
+  dataDir?: string | null;
   /** This process as a cluster member (Settings → Cluster); absent where it is not wired. */
   cluster?: ClusterSelf | null;
 }

@@ -23,6 +23,7 @@ import { headerSecrets, type Sealer } from './013-header-secrets.js';
 import { rounds } from './014-rounds.js';
 import { cluster } from './015-cluster.js';
 import { checkRequests } from './016-check-requests.js';
+import { backupRuns } from './019-backup-runs.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -51,7 +52,13 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '014-rounds': rounds(),
     '015-cluster': cluster(),
     '016-check-requests': checkRequests(engine),
+    '019-backup-runs': backupRuns(engine),
   };
+}
+
+/** Every migration this build knows, in order: a backup's schema version is one of them. */
+export function migrationNames(): string[] {
+  return Object.keys(migrations('sqlite', {}));
 }
 
 export async function migrateToLatest(

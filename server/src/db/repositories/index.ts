@@ -1,4 +1,5 @@
 import type { Database } from '../database.js';
+import { backupRepository } from '../backup/index.js';
 import { apiKeysRepository } from './api-keys.js';
 import { auditRepository } from './audit.js';
 import { incidentsRepository } from './incidents.js';
@@ -48,6 +49,7 @@ export function repositories(database: Database) {
     statusPublic: statusPublicRepository(database.db),
     cluster: clusterRepository(database.db, database.engine),
     checkRequests: checkRequestsRepository(database.db, database.engine),
+    backup: backupRepository(database),
   };
 }
 

@@ -33,6 +33,11 @@ export const tags = [
   },
   { name: 'audit', description: 'Who changed what, when and from where.' },
   {
+    name: 'backup',
+    description:
+      'Backups of everything with history: the download and the schedule (admins and owners).',
+  },
+  {
     name: 'cluster',
     description: 'The processes of the deployment and the work each one holds (admins and owners).',
   },

@@ -1,0 +1,99 @@
+import { sql, type Kysely } from 'kysely';
+import type { Engine } from '../database.js';
+
+/**
+ * The tables a backup carries, parents before children so a restore inserts them in this order
+ * with foreign keys on. A table of a later migration that is missing here is still backed up
+ * (after these); server/test/db/backup-tables.test.ts fails until it is placed or excluded.
+ */
+export const BACKUP_TABLES: readonly string[] = [
+  'users',
+  'sessions',
+  'login_challenges',
+  'api_keys',
+  'login_failures',
+  'audit_events',
+  'settings',
+  'monitors',
+  'notification_channels',
+  'monitor_channels',
+  'check_results',
+  'browser_runs',
+  'rollup_minute',
+  'rollup_hour',
+  'rollup_day',
+  'status_flips',
+  'incidents',
+  'incident_monitors',
+  'incident_updates',
+  'maintenance_windows',
+  'status_pages',
+  'status_page_sections',
+  'status_page_components',
+  'status_subscribers',
+  'deliveries',
+  'backup_runs',
+];
+
+/**
+ * What a backup leaves out: the migrator's bookkeeping (the header names the migration) and the
+ * processes' coordination, which describes the running deployment, not its data (ADR 29).
+ */
+export const EXCLUDED_TABLES: readonly string[] = [
+  'kysely_migration',
+  'kysely_migration_lock',
+  'cluster_members',
+  'cluster_partitions',
+  'cluster_singletons',
+  'check_requests',
+];
+
+/** The tables that hold what people made; a restore target must have none of their rows. */
+export const CONTENT_TABLES: readonly string[] = [
+  'monitors',
+  'check_results',
+  'notification_channels',
+  'status_pages',
+  'maintenance_windows',
+  'incidents',
+  'deliveries',
+];
+
+/** The database's own tables (this schema on PostgreSQL), in backup order. */
+export async function tablesOf(db: Kysely<any>, engine: Engine): Promise<string[]> {
+  const present =
+    engine === 'postgres'
+      ? (
+          await sql<{ name: string }>`select table_name as name from information_schema.tables
+            where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
+        ).rows.map((r) => r.name)
+      : (
+          await sql<{ name: string }>`select name from sqlite_master
+            where type = 'table' and name not like 'sqlite_%'`.execute(db)
+        ).rows.map((r) => r.name);
+  const known = BACKUP_TABLES.filter((t) => present.includes(t));
+  const later = present
+    .filter((t) => !BACKUP_TABLES.includes(t) && !EXCLUDED_TABLES.includes(t))
+    .sort();
+  return [...known, ...later];
+}
+
+/** A table's columns in declaration order. */
+export async function columnsOf(db: Kysely<any>, engine: Engine, table: string): Promise<string[]> {
+  if (engine === 'postgres') {
+    const { rows } = await sql<{ name: string }>`select column_name as name
+      from information_schema.columns where table_schema = current_schema() and table_name = ${table}
+      order by ordinal_position`.execute(db);
+    return rows.map((r) => r.name);
+  }
+  const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table})
+    order by cid`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+/** The last migration applied: the schema version a backup is of. */
+export async function lastMigration(db: Kysely<any>): Promise<string | null> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration
+    order by name desc limit 1`.execute(db);
+  return rows[0]?.name ?? null;
+}

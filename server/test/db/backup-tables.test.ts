@@ -1,0 +1,26 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import { BACKUP_TABLES, EXCLUDED_TABLES } from '../../src/db/backup/index.js';
+import { engines, openTestDatabase } from '../support/engines.js';
+
+/** A new table must be placed in the backup's order (or excluded with a reason, ADR 29). */
+describe.each(engines)('backup tables on %s', (engine) => {
+  let opened: { database: Database; cleanup(): Promise<void> };
+  beforeAll(async () => void (opened = await openTestDatabase(engine)));
+  afterAll(async () => opened.cleanup());
+
+  it('names every table of the schema, each once, as backed up or left out', async () => {
+    const { rows } =
+      engine === 'postgres'
+        ? await sql<{ name: string }>`select table_name as name from information_schema.tables
+            where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(
+            opened.database.db,
+          )
+        : await sql<{ name: string }>`select name from sqlite_master
+            where type = 'table' and name not like 'sqlite_%'`.execute(opened.database.db);
+    const classified = [...BACKUP_TABLES, ...EXCLUDED_TABLES];
+    expect(new Set(classified).size).toBe(classified.length);
+    expect(rows.map((r) => r.name).sort()).toEqual([...classified].sort());
+  });
+});
