@@ -30,7 +30,11 @@ async function main(): Promise<void> {
   // PostgreSQL NOTIFY carries events (ADR 16) and each writes its own (ADR 25).
   const sqliteLink: IpcLink | null = config.database.kind === 'sqlite' ? (links ?? parent) : null;
   // The primary leaves its workers their part from the start instead of taking every monitor.
-  const pagewatch = await composePagewatch(config, logger, {
+  // On SQLite the primary is the one writer of every worker's results: it checks only while no
+  // worker is alive (capacity 0 is a standby), so writing never waits behind its own checks.
+  const primaryStandby = forks > 0 && config.database.kind === 'sqlite';
+  const composed = primaryStandby ? Object.freeze({ ...config, capacity: 0 }) : config;
+  const pagewatch = await composePagewatch(composed, logger, {
     machine: links
       ? { role: 'primary', link: links }
       : parent

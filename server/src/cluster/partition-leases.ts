@@ -124,8 +124,11 @@ export class PartitionLeases extends EventEmitter<PartitionLeaseEvents> implemen
     this.target = targetShares(this.sharers(view.members), this.count).get(id) ?? 0;
     const expected = this.options.expectedSharers ?? 1;
     const young = this.ticks * timings.renewMs < (this.options.orphanMs ?? 2 * timings.expireMs);
-    if (expected > 1 && young)
-      this.target = Math.min(this.target, Math.ceil(this.count / expected));
+    // A young member leaves room for the sharers it expects; a standby (capacity 0) leaves all.
+    if (expected > 1 && young) {
+      const room = this.member.record.capacity === 0 ? 0 : Math.ceil(this.count / expected);
+      this.target = Math.min(this.target, room);
+    }
     const step = planStep({
       target: this.target,
       owned: this.held.size,

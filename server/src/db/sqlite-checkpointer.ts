@@ -15,7 +15,16 @@ const tick = () => {
   if (stopped) return;
   try {
     // PASSIVE copies what it can without waiting for readers or the writer.
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [done] = db.pragma('wal_checkpoint(PASSIVE)');
+    // Under steady writes the WAL is never wholly copied at the moment a writer starts, so it
+    // never rewinds and grows by gigabytes: past the limit, wait briefly for the readers and
+    // truncate it (writers wait for that moment; PASSIVE already copied nearly everything).
+    if (done && done.log > workerData.truncateFrames) {
+      db.pragma('busy_timeout = ' + workerData.truncateWaitMs);
+      const [cut] = db.pragma('wal_checkpoint(TRUNCATE)');
+      db.pragma('busy_timeout = 5000');
+      if (cut && cut.busy) parentPort.postMessage({ busy: done.log });
+    }
   } catch (err) {
     parentPort.postMessage({ error: String(err && err.message || err) });
   }
@@ -29,6 +38,9 @@ parentPort.on('message', (msg) => {
   parentPort.postMessage('stopped');
 });
 `;
+
+/** WAL frames (4 KiB pages) past which the WAL is truncated: 64 MiB. */
+const TRUNCATE_FRAMES = 16_384;
 
 export interface Checkpointer {
   stop(): Promise<void>;
@@ -46,10 +58,24 @@ export function startCheckpointer(
   everyMs = 1000,
 ): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER, { eval: true, workerData: { file, driver, everyMs } });
+  const worker = new Worker(WORKER, {
+    eval: true,
+    workerData: { file, driver, everyMs, truncateFrames: TRUNCATE_FRAMES, truncateWaitMs: 200 },
+  });
   worker.unref();
+  let warnedAt = 0;
   worker.on('message', (msg: unknown) => {
     if (typeof msg === 'object' && msg !== null && 'error' in msg) onError(String(msg.error));
+    if (
+      typeof msg === 'object' &&
+      msg !== null &&
+      'busy' in msg &&
+      Date.now() - warnedAt > 60_000
+    ) {
+      warnedAt = Date.now();
+      const mib = Math.round((Number(msg.busy) * 4096) / 2 ** 20);
+      process.emitWarning(`SQLite's WAL is ${mib} MiB: a long reader kept it from being truncated`);
+    }
   });
   worker.on('error', (err) => onError(err.message));
   return {

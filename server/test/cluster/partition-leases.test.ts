@@ -150,6 +150,45 @@ describe.each(engines)('partition leases on %s', (engine) => {
     expect(w.violations).toEqual([]);
   });
 
+  it('a standby (capacity 0) that expects sharers checks nothing while one with capacity lives, covers all when none does, and hands back', async () => {
+    const standby = await startMember(t.target, {
+      name: 'standby',
+      capacity: 0,
+      leases: { expectedSharers: 2 },
+    });
+    running.push(standby);
+    // Young and expecting a sharer: it takes nothing, even before anyone else is there.
+    expect(standby.partitions.owned()).toEqual([]);
+    const worker = await startMember(t.target, { name: 'worker' });
+    running.push(worker);
+    await until(
+      'the worker to own every partition',
+      () => (worker.partitions.owned().length === 1024 ? true : undefined),
+      15_000,
+    );
+    expect(standby.partitions.owned()).toEqual([]);
+
+    // The worker stops renewing: the standby is the only one left and covers everything.
+    worker.cut();
+    await until(
+      'the standby to cover every partition',
+      () => (standby.partitions.owned().length === 1024 ? true : undefined),
+      15_000,
+    );
+
+    // A worker again: the standby drains and hands every partition back.
+    const again = await startMember(t.target, { name: 'worker again' });
+    running.push(again);
+    await until(
+      'the new worker to own everything and the standby nothing',
+      () =>
+        again.partitions.owned().length === 1024 && standby.partitions.owned().length === 0
+          ? true
+          : undefined,
+      20_000,
+    );
+  });
+
   it('a lone member owns every partition after its first tick, and a graceful stop frees them at once', async () => {
     const drained: number[][] = [];
     const solo = await startMember(t.target, {

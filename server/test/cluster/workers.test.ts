@@ -19,8 +19,9 @@ const MONITORS = 16;
 const EXPIRE_MS = 2_400;
 
 /**
- * PAGEWATCH_WORKERS=2 on embedded SQLite (ADR 25): the primary forks a scheduler worker; the
- * two share the partitions by the same leases as a fleet on PostgreSQL, hear each other's
+ * PAGEWATCH_WORKERS=2 on embedded SQLite (ADR 25): the primary forks a scheduler worker; they
+ * divide the partitions by the same leases as a fleet on PostgreSQL — the primary, SQLite's one
+ * writer, is a standby (capacity 0) that checks only while no worker lives — hear each other's
  * events over IPC, and a worker killed with kill -9 hands its partitions to the primary and is
  * started again.
  */
@@ -110,13 +111,12 @@ describe('two scheduler workers on one SQLite file', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
-  it('shares the partitions between the primary and its worker, each round checked once', async () => {
+  it('gives the worker every partition while the primary writes, each round checked once', async () => {
     await until(
-      'the worker to hold about half the partitions',
+      'the worker to hold every partition, the standby primary none',
       async () => {
         const s = await shares();
-        const w = s.get(workerPid()) ?? 0;
-        return (w >= 400 && (s.get(primary.child.pid!) ?? 0) >= 400) || undefined;
+        return (s.get(workerPid()) === 1024 && !s.get(primary.child.pid!)) || undefined;
       },
       90_000,
     );
@@ -206,8 +206,11 @@ describe('two scheduler workers on one SQLite file', () => {
       15_000,
     );
     await until(
-      'the new worker to take a share',
-      async () => ((await shares()).get(workerPid()) ?? 0) >= 400 || undefined,
+      'the new worker to take every partition back from the standby',
+      async () => {
+        const s = await shares();
+        return (s.get(workerPid()) === 1024 && !s.get(primary.child.pid!)) || undefined;
+      },
       90_000,
     );
     // No monitor went a whole interval without a check meanwhile.

@@ -72,7 +72,7 @@ describe('targetShares', () => {
     expect(u.get('b')).toBe(439); // 1024 × 3/7 = 438.86
   });
 
-  it('gives nothing to capacity 0 and nothing to anyone when all are 0', () => {
+  it('gives nothing to capacity 0 while another has capacity, and equal shares when none has', () => {
     const t = targetShares(
       [
         { id: 'web', capacity: 0 },
@@ -81,7 +81,15 @@ describe('targetShares', () => {
       PARTITIONS,
     );
     expect(Object.fromEntries(t)).toEqual({ web: 0, sched: 1024 });
-    expect(sum(targetShares([{ id: 'x', capacity: 0 }], PARTITIONS))).toBe(0);
+    expect(sum(targetShares([{ id: 'x', capacity: 0 }], PARTITIONS))).toBe(PARTITIONS);
+    const standbys = targetShares(
+      [
+        { id: 'x', capacity: 0 },
+        { id: 'y', capacity: 0 },
+      ],
+      PARTITIONS,
+    );
+    expect(Object.fromEntries(standbys)).toEqual({ x: 512, y: 512 });
     expect(targetShares([], PARTITIONS).size).toBe(0);
   });
 

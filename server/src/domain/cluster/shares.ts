@@ -1,4 +1,7 @@
-/** One live member as the share maths sees it; capacity 0 takes no partitions. */
+/**
+ * One live member as the share maths sees it; capacity 0 takes no partitions while a member with
+ * capacity is alive, and a share like everyone's when none is (a standby, never a gap).
+ */
 export interface ShareMember {
   id: string;
   capacity: number;
@@ -13,15 +16,14 @@ export function targetShares(
   members: readonly ShareMember[],
   partitions: number,
 ): Map<string, number> {
-  const weighted = members
-    .map((m) => ({ id: m.id, capacity: Math.max(0, Math.floor(m.capacity)) }))
+  const floored = members.map((m) => ({ id: m.id, capacity: Math.max(0, Math.floor(m.capacity)) }));
+  const standbyOnly = floored.every((m) => m.capacity === 0);
+  const weighted = floored
+    .map((m) => (standbyOnly ? { id: m.id, capacity: 1 } : m))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const total = weighted.reduce((sum, m) => sum + m.capacity, 0);
   const targets = new Map<string, number>();
-  if (total === 0) {
-    for (const m of weighted) targets.set(m.id, 0);
-    return targets;
-  }
+  if (total === 0) return targets;
   const parts = weighted.map((m) => {
     const exact = partitions * m.capacity;
     return { id: m.id, floor: Math.floor(exact / total), rest: exact % total };
