@@ -26,3 +26,4 @@ export * from './cluster.js';
 export * from './backup.js';
 export * from './config-document.js';
 export * from './config-apply.js';
+export * from './imports.js';

@@ -7,8 +7,11 @@ export const pushLimits = {
   durationMaxMs: 86_400_000,
 } as const;
 
-/** Push tokens: 32 base62 characters, about 190 bits. */
-export const PushToken = z.string().regex(/^[A-Za-z0-9]{32}$/);
+/**
+ * A push URL's token. Pagewatch makes 32 base62 characters (about 190 bits); a monitor imported
+ * from Uptime Kuma keeps its token (10 characters from Kuma 1.x) so existing jobs keep pinging.
+ */
+export const PushToken = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
 /**
  * The query of a ping to `/api/push/:token` (SPEC §2). `msg` longer than the limit is cut

@@ -7,6 +7,8 @@ import { CliError } from './errors.js';
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
+  /** Bytes sent as they are (a file upload) instead of a JSON `body`. */
+  upload?: { bytes: Uint8Array; contentType: string };
   query?: Record<string, string | number | boolean | undefined>;
   /** Milliseconds before the request is given up (default 30 s). */
   timeoutMs?: number;
@@ -93,8 +95,10 @@ export class ApiClient {
           authorization: `Bearer ${this.conn.apiKey}`,
           accept: 'application/json',
           ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(options.upload ? { 'content-type': options.upload.contentType } : {}),
         },
         ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+        ...(options.upload ? { body: options.upload.bytes } : {}),
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       });
     } catch (err) {

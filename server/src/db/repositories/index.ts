@@ -17,6 +17,7 @@ import { notificationChannelsRepository } from './notification-channels.js';
 import { resultsRepository } from './results.js';
 import { retentionRepository } from './retention.js';
 import { rollupsRepository } from './rollup-reads.js';
+import { rollupImportRepository } from './rollup-import.js';
 import { sessionsRepository } from './sessions.js';
 import { statusPagesRepository } from './status-pages.js';
 import { statusSubscribersRepository } from './status-subscribers.js';
@@ -34,6 +35,7 @@ export function repositories(database: Database) {
     results: resultsRepository(database.db, database.engine, outbox),
     browserRuns: browserRunsRepository(database.db),
     rollups: rollupsRepository(database.db),
+    rollupImport: rollupImportRepository(database.db, database.engine),
     retention: retentionRepository(database.db),
     users: usersRepository(database.db, database.engine),
     sessions: sessionsRepository(database.db),

@@ -35,6 +35,14 @@ function readSignal(
   );
 }
 
+/** Uptime Kuma's push URLs end in `&ping=`: an empty duration is none, not 0 ms. */
+function withoutEmptyPing(query: unknown): unknown {
+  if (query === null || typeof query !== 'object' || (query as { ping?: unknown }).ping !== '')
+    return query;
+  const { ping: _ping, ...rest } = query as Record<string, unknown>;
+  return rest;
+}
+
 const wantsJson = (request: FastifyRequest): boolean =>
   /\bapplication\/json\b/.test(request.headers.accept ?? '');
 
@@ -60,7 +68,7 @@ export async function pushRoutes(app: FastifyInstance, deps: ServiceDeps): Promi
         Math.ceil(waitMs / 1000),
       );
     }
-    const query = PushPingQuery.safeParse(request.query);
+    const query = PushPingQuery.safeParse(withoutEmptyPing(request.query));
     if (!query.success)
       throw validationFailed(toFieldErrors(query.error.issues), 'The query string is not valid');
     const body = typeof request.body === 'string' ? request.body.trim() : '';
