@@ -71,11 +71,16 @@ function monitorEntry<T extends z.ZodObject>(input: T) {
       ...(shape as Omit<T['shape'], 'channelIds'>),
       channels: KeyList('channels').optional(),
     })
-    .superRefine((entry, ctx) => {
-      // The input's own rules across fields (timeout below interval, body matches its type…).
-      const { key: _key, channels: _channels, ...rest } = entry as Record<string, unknown>;
+    .check((payload) => {
+      // The input's own rules across fields (timeout below interval, body matches its type…);
+      // a field its own checks already faulted is not reported twice (messages come later).
+      const { key: _key, channels: _channels, ...rest } = payload.value as Record<string, unknown>;
       const checked = input.safeParse(rest);
-      if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ ...issue });
+      if (checked.success) return;
+      const said = new Set(payload.issues.map((i) => `${i.path?.join('.')}\n${i.code}`));
+      for (const issue of checked.error.issues) {
+        if (!said.has(`${issue.path.join('.')}\n${issue.code}`)) payload.issues.push(issue);
+      }
     });
 }
 

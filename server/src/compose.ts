@@ -14,6 +14,7 @@ import type { Config } from './config/config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { bridgeEvents, type EventBridge } from './db/event-bridge.js';
 import { repositories } from './db/repositories/index.js';
+import { transactor } from './db/unit-of-work.js';
 import { createEngine, type Engine } from './engine/index.js';
 import type { EngineOptions } from './engine/checks/registry.js';
 import type { Ownership } from './engine/ownership.js';
@@ -34,12 +35,11 @@ import { subscriberSender } from './notify/subscriber-sender.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startScheduledBackups } from './jobs/backups.js';
 import { registerBackupMetrics } from './services/metrics/backup-metrics.js';
-import { retentionPolicyOf, startRetention, type RetentionOptions } from './jobs/retention.js';
+import { startRetention, type RetentionOptions } from './jobs/retention.js';
 import type { ServiceDeps } from './services/deps.js';
 import { MaintenanceIndex } from './services/maintenance/live-index.js';
 import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
 import { MonitorSeries } from './services/metrics/monitor-series.js';
-import { SettingsStore } from './services/settings/store.js';
 import { Dispatcher, type DispatcherOptions } from './notify/dispatcher.js';
 
 export interface Pagewatch {
@@ -264,7 +264,6 @@ export async function composePagewatch(
       )
     : null;
   const setupToken = randomBase62(24);
-  const settings = new SettingsStore(repos);
   // Subscribed before any stream: a revocation from another process first drops what is cached.
   const authCache = new AuthCache();
   revocations.subscribe(({ userId }) => authCache.evictUser(userId));
@@ -289,7 +288,7 @@ export async function composePagewatch(
     maintenance,
     allowPrivateSubscriberWebhooks: config.allowPrivateSubscriberWebhooks,
     blockPrivateNotifyTargets: config.notify.blockPrivateTargets,
-    settings,
+    transact: transactor(database, repos.outbox),
   };
   const serves = config.roles.includes('web');
   services.summaries = engine && serves ? new MonitorSummaryCache(services) : null;
@@ -352,14 +351,7 @@ export async function composePagewatch(
       if (retentionLease) {
         retention = runWhileHeld(
           retentionLease,
-          () =>
-            startRetention(repos, clock, logger, {
-              // Each pass reads the stored settings, unless a test fixes the policy (ADR 27).
-              ...(options.retention?.policy
-                ? {}
-                : { policySource: async () => retentionPolicyOf(await settings.get('retention')) }),
-              ...options.retention,
-            }),
+          () => startRetention(repos, clock, logger, options.retention),
           logger,
         );
       }

@@ -53,6 +53,10 @@ export interface MonitorsTable {
   /** When that round was due: the result-write guard orders results by (this, last_attempt). */
   last_round_due: Millis | null;
   last_attempt: number | null;
+  /** Its key in configuration files (migration 018); null until exported or applied. */
+  config_key: string | null;
+  /** 1 while applied from a configuration document: read-only in the UI. */
+  managed_by_config: Generated<number>;
 }
 
 export interface CheckResultsTable {
@@ -255,6 +259,10 @@ export interface MaintenanceWindowsTable {
   /** Label (email or key name) of who created or last changed it. */
   created_by: string | null;
   updated_by: string | null;
+  /** Its key in configuration files (migration 018); null until exported or applied. */
+  config_key: string | null;
+  /** 1 while applied from a configuration document: read-only in the UI. */
+  managed_by_config: Generated<number>;
 }
 
 export interface NotificationChannelsTable {
@@ -271,6 +279,10 @@ export interface NotificationChannelsTable {
   enabled: number;
   created_at: Millis;
   updated_at: Millis;
+  /** Its key in configuration files (migration 018); null until exported or applied. */
+  config_key: string | null;
+  /** 1 while applied from a configuration document: read-only in the UI. */
+  managed_by_config: Generated<number>;
 }
 
 export interface MonitorChannelsTable {
@@ -322,6 +334,10 @@ export interface StatusPagesTable {
   logo_hash: string | null;
   created_at: Millis;
   updated_at: Millis;
+  /** Its key in configuration files (migration 018); null until exported or applied. */
+  config_key: string | null;
+  /** 1 while applied from a configuration document: read-only in the UI. */
+  managed_by_config: Generated<number>;
 }
 
 export interface StatusPageSectionsTable {
@@ -400,13 +416,6 @@ export interface ClusterSingletonsTable extends ClusterLeaseColumns {
   name: string;
 }
 
-/** One settings group (migration 017): its JSON as the contract parses it. */
-export interface SettingsTable {
-  name: string;
-  value: string;
-  updated_at: Millis;
-}
-
 export interface DB {
   cluster_members: ClusterMembersTable;
   cluster_partitions: ClusterPartitionsTable;
@@ -436,5 +445,4 @@ export interface DB {
   incidents: IncidentsTable;
   incident_monitors: IncidentMonitorsTable;
   incident_updates: IncidentUpdatesTable;
-  settings: SettingsTable;
 }

@@ -23,7 +23,7 @@ import { headerSecrets, type Sealer } from './013-header-secrets.js';
 import { rounds } from './014-rounds.js';
 import { cluster } from './015-cluster.js';
 import { checkRequests } from './016-check-requests.js';
-import { settings } from './017-settings.js';
+import { configKeys } from './018-config-keys.js';
 import { backupRuns } from './019-backup-runs.js';
 import { ownSchemaOnly } from './own-schema.js';
 
@@ -53,7 +53,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '014-rounds': rounds(),
     '015-cluster': cluster(),
     '016-check-requests': checkRequests(engine),
-    '017-settings': settings(),
+    '018-config-keys': configKeys(),
     '019-backup-runs': backupRuns(engine),
   };
 }

@@ -38,14 +38,13 @@ export const tags = [
       'Backups of everything with history: the download and the schedule (admins and owners).',
   },
   {
-    name: 'cluster',
-    description: 'The processes of the deployment and the work each one holds (admins and owners).',
+    name: 'config',
+    description:
+      'Configuration as code: export, apply (one transaction) and the JSON Schema of the files.',
   },
   {
-    name: 'settings',
-    description:
-      'Instance settings (name, time zone, data retention), storage figures, and the owner’s ' +
-      'actions: transfer ownership, delete all data.',
+    name: 'cluster',
+    description: 'The processes of the deployment and the work each one holds (admins and owners).',
   },
   {
     name: 'push',
@@ -88,7 +87,7 @@ const management = [
   'api-keys',
   'audit',
   'cluster',
-  'settings',
+  'config',
 ];
 
 /** Sidebar groups for readers that support them (Scalar, Redoc). */

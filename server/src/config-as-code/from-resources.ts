@@ -1,0 +1,157 @@
+import {
+  ChannelEntry,
+  configDocumentVersion,
+  defaultAlertRules,
+  MaintenanceEntry,
+  MonitorEntry,
+  StatusPageEntry,
+  type ChannelKind,
+  type ConfigDocument,
+  type MaintenanceInput,
+  type MessageTemplate,
+  type StatusPage,
+} from '@pagewatch/contract';
+import type { MonitorRecord } from '../domain/monitor.js';
+import { asReference, fillSecrets, type SecretSlot } from './secrets.js';
+
+/** What to write in a secret slot; by default a reference when one is stored. */
+export type SecretValue = (slot: SecretSlot) => string | undefined;
+
+/**
+ * Stored resources as document entries: defaults written out, secrets as `${env:NAME}`
+ * references (never values), ids as keys, each parsed by its entry schema so fields come in
+ * one order. Export → apply → export is then byte-identical.
+ */
+
+const byKey = (map: ReadonlyMap<number, string>, id: number): string => {
+  const key = map.get(id);
+  if (key === undefined) throw new Error(`Resource ${id} has no key`);
+  return key;
+};
+
+export function monitorEntryOf(
+  m: MonitorRecord,
+  key: string,
+  channelKeys: readonly string[],
+  secretValue?: SecretValue,
+): MonitorEntry {
+  const entry: Record<string, unknown> = {
+    key,
+    type: m.type,
+    name: m.name,
+    interval: m.interval,
+    timeout: m.timeout,
+    retries: m.retries,
+    retryInterval: m.retryInterval,
+    degradedThresholdMs: m.degradedThresholdMs,
+    tags: m.tags,
+    description: m.description,
+    paused: m.paused,
+    ...structuredClone(m.settings),
+    alerts: m.alerts ?? defaultAlertRules,
+    channels: [...channelKeys].sort(),
+  };
+  // A browser password from before passwords were sealed still counts as stored.
+  const legacy = (m.settings as { basicAuth?: { password?: string } | null }).basicAuth?.password;
+  const stored = (slot: SecretSlot) =>
+    slot.path[0] === 'headers' ? m.headerSecrets != null : m.secret != null || !!legacy;
+  fillSecrets('monitors', entry, secretValue ?? asReference(stored));
+  return MonitorEntry.parse(entry);
+}
+
+export interface ChannelResource {
+  kind: ChannelKind;
+  name: string;
+  isDefault: boolean;
+  enabled: boolean;
+  template: MessageTemplate;
+  config: Record<string, unknown>;
+  /** Names of the secret fields that hold a value. */
+  secretsSet: readonly string[];
+}
+
+export function channelEntryOf(
+  c: ChannelResource,
+  key: string,
+  secretValue?: SecretValue,
+): ChannelEntry {
+  const entry: Record<string, unknown> = {
+    key,
+    kind: c.kind,
+    name: c.name,
+    isDefault: c.isDefault,
+    enabled: c.enabled,
+    template: c.template,
+    config: structuredClone(c.config),
+    secrets: {},
+  };
+  const stored = (slot: SecretSlot) => c.secretsSet.includes(String(slot.path[1]));
+  fillSecrets('channels', entry, secretValue ?? asReference(stored));
+  return ChannelEntry.parse(entry);
+}
+
+export function statusPageEntryOf(
+  page: StatusPage,
+  key: string,
+  monitorKeys: ReadonlyMap<number, string>,
+  channelKeys: ReadonlyMap<number, string>,
+): StatusPageEntry {
+  const { emailChannelId, ...flags } = page.subscriptions;
+  return StatusPageEntry.parse({
+    key,
+    slug: page.slug,
+    title: page.title,
+    description: page.description,
+    customDomain: page.customDomain,
+    sections: page.sections.map((s) => ({
+      title: s.title,
+      components: s.components.map((c) => ({
+        monitor: byKey(monitorKeys, c.monitorId),
+        displayName: c.displayName,
+        description: c.description,
+      })),
+    })),
+    show: page.show,
+    theme: page.theme,
+    footer: page.footer,
+    published: page.published,
+    subscriptions: {
+      ...flags,
+      emailChannel: emailChannelId === null ? null : byKey(channelKeys, emailChannelId),
+    },
+  });
+}
+
+export function maintenanceEntryOf(
+  w: MaintenanceInput,
+  key: string,
+  monitorKeys: ReadonlyMap<number, string>,
+): MaintenanceEntry {
+  return MaintenanceEntry.parse({
+    key,
+    title: w.title,
+    description: w.description,
+    timezone: w.timezone,
+    scope:
+      w.scope.kind === 'all'
+        ? w.scope
+        : {
+            kind: 'monitors',
+            monitors: w.scope.monitorIds.map((id) => byKey(monitorKeys, id)).sort(),
+          },
+    schedule: w.schedule,
+  });
+}
+
+/** The document with every list in key order. */
+export function documentOf(parts: Omit<ConfigDocument, 'version' | '$schema'>): ConfigDocument {
+  const sorted = <T extends { key: string }>(list: T[]) =>
+    [...list].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return {
+    version: configDocumentVersion,
+    channels: sorted(parts.channels),
+    monitors: sorted(parts.monitors),
+    statusPages: sorted(parts.statusPages),
+    maintenance: sorted(parts.maintenance),
+  };
+}

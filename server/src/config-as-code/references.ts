@@ -1,0 +1,111 @@
+import { configKinds, type ConfigDocument } from '@pagewatch/contract';
+import type { ConfigProblem, DocPath } from './paths.js';
+
+const error = (path: DocPath, message: string): ConfigProblem => ({
+  path,
+  message,
+  severity: 'error',
+});
+
+const singular = {
+  channels: 'channel',
+  monitors: 'monitor',
+  statusPages: 'status page',
+  maintenance: 'maintenance window',
+} as const;
+
+/** Each key once per kind; the second and later uses are reported, naming the first. */
+function duplicateKeys(document: ConfigDocument): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const kind of configKinds) {
+    const first = new Map<string, number>();
+    document[kind].forEach((entry, i) => {
+      const at = first.get(entry.key);
+      if (at === undefined) first.set(entry.key, i);
+      else
+        problems.push({
+          ...error(
+            [kind, i, 'key'],
+            `Another ${singular[kind]} already has the key "${entry.key}"`,
+          ),
+          related: [kind, at, 'key'],
+        });
+    });
+  }
+  return problems;
+}
+
+/**
+ * What the document's references name must be in the document: monitors' channels, status
+ * pages' monitors and email channel, maintenance windows' monitors.
+ */
+function unknownReferences(document: ConfigDocument): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const channels = new Map(document.channels.map((c) => [c.key, c.kind]));
+  const monitors = new Set(document.monitors.map((m) => m.key));
+  const monitorRef = (path: DocPath, key: string) => {
+    if (!monitors.has(key)) problems.push(error(path, `No monitor has the key "${key}"`));
+  };
+  document.monitors.forEach((m, i) =>
+    (m.channels ?? []).forEach((key, ci) => {
+      if (!channels.has(key)) {
+        problems.push(error(['monitors', i, 'channels', ci], `No channel has the key "${key}"`));
+      }
+    }),
+  );
+  document.statusPages.forEach((page, i) => {
+    page.sections.forEach((s, si) =>
+      s.components.forEach((c, ci) =>
+        monitorRef(['statusPages', i, 'sections', si, 'components', ci, 'monitor'], c.monitor),
+      ),
+    );
+    const email = page.subscriptions.emailChannel;
+    if (email !== null && channels.get(email) !== 'email') {
+      problems.push(
+        error(
+          ['statusPages', i, 'subscriptions', 'emailChannel'],
+          channels.has(email)
+            ? `The channel "${email}" is not an email channel`
+            : `No channel has the key "${email}"`,
+        ),
+      );
+    }
+  });
+  document.maintenance.forEach((w, i) => {
+    if (w.scope.kind === 'monitors') {
+      w.scope.monitors.forEach((key, mi) =>
+        monitorRef(['maintenance', i, 'scope', 'monitors', mi], key),
+      );
+    }
+  });
+  return problems;
+}
+
+/** Two pages of the document on one slug or domain would collide when written. */
+function duplicatePageAddresses(document: ConfigDocument): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const field of ['slug', 'customDomain'] as const) {
+    const first = new Map<string, number>();
+    document.statusPages.forEach((page, i) => {
+      const value = page[field];
+      if (value === null) return;
+      const at = first.get(value);
+      if (at === undefined) first.set(value, i);
+      else
+        problems.push({
+          ...error(['statusPages', i, field], `Another status page already uses "${value}"`),
+          related: ['statusPages', at, field],
+        });
+    });
+  }
+  return problems;
+}
+
+/** What a schema cannot see: keys unique per kind, and every reference known. */
+export function crossChecks(document: ConfigDocument): ConfigProblem[] {
+  return [
+    ...duplicateKeys(document),
+    ...duplicatePageAddresses(document),
+    ...unknownReferences(document),
+  ];
+}

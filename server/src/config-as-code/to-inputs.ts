@@ -1,0 +1,81 @@
+import type {
+  ChannelCreateInput,
+  ChannelEntry,
+  MaintenanceEntry,
+  MaintenanceInput,
+  MonitorEntry,
+  MonitorInput,
+  StatusPageEntry,
+  StatusPageInput,
+} from '@pagewatch/contract';
+
+/** Ids of the resources the document's keys name, filled in as they are written. */
+export interface KeyIds {
+  channels: Map<string, number>;
+  monitors: Map<string, number>;
+}
+
+const idOf = (ids: Map<string, number>, key: string): number => {
+  const id = ids.get(key);
+  // The cross checks ran first: a key without an id is a bug, not a user error.
+  if (id === undefined) throw new Error(`No id for key "${key}"`);
+  return id;
+};
+
+/** A monitor's input: its channel keys become ids (left out: defaults on create, kept on update). */
+export function monitorInput(entry: MonitorEntry, ids: KeyIds): MonitorInput {
+  const { key: _key, channels, ...rest } = entry;
+  return {
+    ...rest,
+    ...(channels === undefined ? {} : { channelIds: channels.map((k) => idOf(ids.channels, k)) }),
+  };
+}
+
+/** A channel's input (create or update: secrets left out keep the stored ones on update). */
+export function channelInput(entry: ChannelEntry): ChannelCreateInput {
+  const { key: _key, ...rest } = entry;
+  return rest as ChannelCreateInput;
+}
+
+export function statusPageInput(entry: StatusPageEntry, ids: KeyIds): StatusPageInput {
+  const { key: _key, sections, subscriptions, ...rest } = entry;
+  const { emailChannel, ...flags } = subscriptions;
+  return {
+    ...rest,
+    sections: sections.map((s) => ({
+      ...s,
+      components: s.components.map(({ monitor, ...c }) => ({
+        ...c,
+        monitorId: idOf(ids.monitors, monitor),
+      })),
+    })),
+    subscriptions: {
+      ...flags,
+      emailChannelId: emailChannel === null ? null : idOf(ids.channels, emailChannel),
+    },
+  };
+}
+
+export function maintenanceInput(entry: MaintenanceEntry, ids: KeyIds): MaintenanceInput {
+  const { key: _key, scope, ...rest } = entry;
+  return {
+    ...rest,
+    scope:
+      scope.kind === 'all'
+        ? scope
+        : { kind: 'monitors', monitorIds: scope.monitors.map((k) => idOf(ids.monitors, k)) },
+  };
+}
+
+/** An input's field path (a service's error) as the document's path of the same field. */
+export function documentPath(path: string): (string | number)[] {
+  const steps = path === '' ? [] : path.split('.');
+  return steps.map((step, i) => {
+    if (/^\d+$/.test(step)) return Number(step);
+    if (step === 'channelIds') return 'channels';
+    if (step === 'monitorId') return 'monitor';
+    if (step === 'emailChannelId') return 'emailChannel';
+    if (step === 'monitorIds' && steps[i - 1] === 'scope') return 'monitors';
+    return step;
+  });
+}

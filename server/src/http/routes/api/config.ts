@@ -1,0 +1,72 @@
+import {
+  ConfigApplyInput,
+  ConfigApplyReport,
+  ConfigDocument,
+  ExportQuery,
+} from '@pagewatch/contract';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { formatDocument } from '../../../config-as-code/format.js';
+import { configJsonSchema } from '../../../config-as-code/json-schema.js';
+import { applyDocument } from '../../../services/config/apply.js';
+import { exportDocument } from '../../../services/config/export.js';
+import type { ServiceDeps } from '../../../services/deps.js';
+import type { ApiRegistry } from '../../route.js';
+
+const tag = 'config';
+
+/** SPEC §9: an import's body may be up to 20 MiB. */
+const IMPORT_LIMIT = 20 * 1024 * 1024;
+
+/** Configuration as code (issue 15, ADR 28): export, the document's JSON Schema, apply. */
+export function configRoutes(app: FastifyInstance, api: ApiRegistry, deps: ServiceDeps): void {
+  api.add(app, {
+    method: 'GET',
+    url: '/api/v1/export',
+    // Channel settings are an admin's (SPEC §6); secrets are references, never values.
+    access: 'admin',
+    tag,
+    summary: 'The whole configuration as one document (JSON, or YAML with ?format=yaml)',
+    description:
+      'Resources without a key get one made from their name, kept so that applying the ' +
+      'document here again updates them. Secrets are written as `${env:NAME}` references.',
+    query: ExportQuery,
+    responses: { 200: ConfigDocument },
+    handler: async ({ query, reply }) => {
+      const document = await exportDocument(deps);
+      if (query.format === 'json') return document;
+      return reply.type('application/yaml; charset=utf-8').send(formatDocument(document, 'yaml'));
+    },
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: '/api/v1/config/schema.json',
+    // Editors fetch it without credentials; it describes the format, no data.
+    access: 'public',
+    tag,
+    summary: 'The JSON Schema of configuration documents, for editors to validate and complete',
+    responses: { 200: z.record(z.string(), z.unknown()) },
+    handler: async () => configJsonSchema(),
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: '/api/v1/config/apply',
+    access: 'admin',
+    tag,
+    errors: [409],
+    summary: 'Apply a configuration document in one transaction (or preview it with dryRun)',
+    description:
+      'Creates resources whose key is new and updates those whose key exists; `create-only` ' +
+      'leaves known keys alone. Managed resources missing from the document are detached, or ' +
+      'deleted with `prune`. Nothing is written when anything fails.',
+    body: ConfigApplyInput,
+    bodyLimit: IMPORT_LIMIT,
+    responses: { 200: ConfigApplyReport },
+    handler: async ({ body, ctx }) => {
+      const { document, ...options } = body;
+      return (await applyDocument(deps, ctx, document, options)).report;
+    },
+  });
+}

@@ -1,0 +1,243 @@
+import type {
+  ConfigApplyMode,
+  ConfigApplyReport,
+  ConfigDocument,
+  ConfigKind,
+  ConfigKindReport,
+  FieldError,
+} from '@pagewatch/contract';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { RequestContext } from '../../domain/actor.js';
+import { showPath, type DocPath } from '../../config-as-code/paths.js';
+import { crossChecks } from '../../config-as-code/references.js';
+import { resolveSecrets, type UnresolvedSecret } from '../../config-as-code/secrets.js';
+import { documentPath } from '../../config-as-code/to-inputs.js';
+import { AppError, validationFailed } from '../../lib/errors.js';
+import { EventHub } from '../../lib/event-hub.js';
+import type { ServiceDeps } from '../deps.js';
+import { kindOps, type KindOps } from './ops.js';
+import { loadState, type Held } from './state.js';
+
+export interface ApplyOptions {
+  /** Values of the document's `${env:NAME}` references. */
+  env?: Readonly<Record<string, string>>;
+  mode?: ConfigApplyMode;
+  prune?: boolean;
+  /** Everything is done, then rolled back: the report of what would happen. */
+  dryRun?: boolean;
+  /** Runs in the same transaction once the document is written (an importer's history). */
+  within?: (tx: { repos: Repositories; ids: AppliedIds }) => Promise<void>;
+}
+
+/** Key → id of what the document names, per kind (created ones included). */
+export type AppliedIds = Record<ConfigKind, Map<string, number>>;
+
+export interface ApplyResult {
+  report: ConfigApplyReport;
+  ids: AppliedIds;
+}
+
+const ORDER = ['channels', 'monitors', 'statusPages', 'maintenance'] as const;
+
+const emptyKind = (): ConfigKindReport => ({
+  created: [],
+  updated: [],
+  unchanged: [],
+  skipped: [],
+  detached: [],
+  deleted: [],
+});
+
+/** Thrown to roll a dry run back, carrying its result out of the transaction. */
+class RolledBack extends Error {
+  constructor(readonly result: ApplyResult) {
+    super('dry run');
+  }
+}
+
+interface Run {
+  repos: Repositories;
+  mode: ConfigApplyMode;
+  unresolved: readonly UnresolvedSecret[];
+  report: ConfigApplyReport;
+  ids: AppliedIds;
+}
+
+const within = (path: DocPath, prefix: DocPath) => prefix.every((step, i) => path[i] === step);
+
+/** A service's refusal of entry `at`, its field paths made the document's. */
+function atEntry(err: unknown, at: DocPath, run: Run): unknown {
+  if (!(err instanceof AppError) || (err.type !== 'validation_failed' && err.type !== 'conflict'))
+    return err;
+  const errors: FieldError[] = (err.errors ?? [{ path: '', message: err.message, code: 'x' }]).map(
+    (e) => {
+      const path: DocPath = [...at, ...documentPath(e.path)];
+      const missing = run.unresolved.find((u) => showPath(u.path) === showPath(path));
+      const message = missing
+        ? `Set the environment variable ${missing.name}: no value is stored to keep`
+        : e.message;
+      return { ...e, path: showPath(['document', ...path]), message };
+    },
+  );
+  return new AppError(err.type, `${showPath(at)}: ${errors[0]?.message ?? err.message}`, errors);
+}
+
+/** A new resource has nothing stored to keep: each reference needs its variable's value. */
+function refuseMissingSecrets(run: Run, at: DocPath): void {
+  const missing = run.unresolved.filter((u) => within(u.path, at));
+  if (missing.length === 0) return;
+  const errors = missing.map((u) => ({
+    path: showPath(['document', ...u.path]),
+    message: `Set the environment variable ${u.name}: a new resource has no secret to keep`,
+    code: 'missing_secret',
+  }));
+  throw validationFailed(errors, `${showPath(at)}: ${errors[0]?.message ?? ''}`);
+}
+
+async function writeKind<E extends { key: string }, R>(
+  run: Run,
+  kind: ConfigKind,
+  entries: readonly E[],
+  held: readonly Held<R>[],
+  ops: KindOps<E, R>,
+): Promise<void> {
+  const byKey = new Map(held.flatMap((h) => (h.key === null ? [] : [[h.key, h] as const])));
+  const report = run.report[kind];
+  for (const [i, entry] of entries.entries()) {
+    const at: DocPath = [kind, i];
+    const h = byKey.get(entry.key);
+    if (!h) refuseMissingSecrets(run, at);
+    try {
+      if (h) {
+        run.ids[kind].set(entry.key, h.id);
+        if (run.mode === 'create-only') report.skipped.push(entry.key);
+        else if (ops.same(h, entry)) report.unchanged.push(entry.key);
+        else {
+          await ops.update(h.id, entry);
+          report.updated.push(entry.key);
+        }
+        if (run.mode === 'upsert') await run.repos.configKeys.mark(kind, h.id, entry.key, true);
+        continue;
+      }
+      const id = await ops.create(entry);
+      run.ids[kind].set(entry.key, id);
+      await run.repos.configKeys.mark(kind, id, entry.key, true);
+      report.created.push(entry.key);
+    } catch (err) {
+      throw atEntry(err, at, run);
+    }
+  }
+}
+
+/** Managed resources the document no longer has: detached, or deleted when pruning. */
+async function removeAbsent<R>(
+  run: Run,
+  kind: ConfigKind,
+  entries: readonly { key: string }[],
+  held: readonly Held<R>[],
+  ops: KindOps<unknown, R>,
+  prune: boolean,
+): Promise<void> {
+  const keep = new Set(entries.map((e) => e.key));
+  for (const h of held) {
+    if (!h.managed || h.key === null || keep.has(h.key)) continue;
+    if (prune) {
+      await ops.remove(h.id);
+      run.report[kind].deleted.push(h.key);
+    } else {
+      await run.repos.configKeys.detach(kind, h.id);
+      run.report[kind].detached.push(h.key);
+    }
+  }
+}
+
+function refuseBrokenReferences(document: ConfigDocument): void {
+  const errors = crossChecks(document).filter((p) => p.severity === 'error');
+  if (errors.length === 0) return;
+  throw validationFailed(
+    errors.map((p) => ({
+      path: showPath(['document', ...p.path]),
+      message: p.message,
+      code: 'reference',
+    })),
+    `The document has ${errors.length} error(s); nothing was written`,
+  );
+}
+
+/**
+ * Writes a configuration document in one transaction (ADR 28): new keys are created, known
+ * keys updated (create-only: left alone), managed resources the document lacks detached or,
+ * with `prune`, deleted. Resources without a key are never touched. All or nothing.
+ */
+export async function applyDocument(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  document: ConfigDocument,
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
+  refuseBrokenReferences(document);
+  if (!deps.transact) throw new Error('applyDocument needs deps.transact');
+  const mode = options.mode ?? 'upsert';
+  const prune = options.prune ?? false;
+  const dryRun = options.dryRun ?? false;
+  const { document: resolved, unresolved } = resolveSecrets(document, options.env ?? {});
+  // Events wait for the commit: a rolled-back apply announces nothing.
+  const hub = new EventHub();
+  const events: Parameters<EventHub['publish']>[0][] = [];
+  hub.subscribe(({ event }) => events.push(event));
+  try {
+    const result = await deps.transact(async (repos) => {
+      const { transact: _own, ...rest } = deps;
+      const tx: ServiceDeps = { ...rest, repos, hub, maintenance: null };
+      const state = await loadState(repos);
+      const run: Run = {
+        repos,
+        mode,
+        unresolved,
+        report: {
+          dryRun,
+          mode,
+          prune,
+          channels: emptyKind(),
+          monitors: emptyKind(),
+          statusPages: emptyKind(),
+          maintenance: emptyKind(),
+        },
+        ids: {
+          channels: new Map(),
+          monitors: new Map(),
+          statusPages: new Map(),
+          maintenance: new Map(),
+        },
+      };
+      const ops = kindOps(tx, ctx, state, run.ids);
+      await writeKind(run, 'channels', resolved.channels, state.channels, ops.channels);
+      await writeKind(run, 'monitors', resolved.monitors, state.monitors, ops.monitors);
+      await writeKind(run, 'statusPages', resolved.statusPages, state.statusPages, ops.statusPages);
+      await writeKind(run, 'maintenance', resolved.maintenance, state.maintenance, ops.maintenance);
+      if (mode === 'upsert') {
+        for (const kind of [...ORDER].reverse()) {
+          const held = state[kind] as Held<unknown>[];
+          await removeAbsent(
+            run,
+            kind,
+            resolved[kind],
+            held,
+            ops[kind] as KindOps<unknown, unknown>,
+            prune,
+          );
+        }
+      }
+      const result = { report: run.report, ids: run.ids };
+      await options.within?.({ repos, ids: run.ids });
+      if (dryRun) throw new RolledBack(result);
+      return result;
+    });
+    for (const event of events) deps.hub.publish(event);
+    await deps.maintenance?.ready();
+    return result;
+  } catch (err) {
+    if (err instanceof RolledBack) return err.result;
+    throw err;
+  }
+}

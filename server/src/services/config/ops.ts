@@ -1,0 +1,154 @@
+import {
+  ChannelCreateInput,
+  ChannelUpdateInput,
+  MaintenanceInput,
+  MonitorInput,
+  StatusPageInput,
+  toFieldErrors,
+  type ChannelEntry,
+  type ConfigKind,
+  type MaintenanceEntry,
+  type MonitorEntry,
+  type StatusPageEntry,
+} from '@pagewatch/contract';
+import type { z } from 'zod';
+import type { RequestContext } from '../../domain/actor.js';
+import { maintenanceEntryOf, statusPageEntryOf } from '../../config-as-code/from-resources.js';
+import {
+  channelInput,
+  maintenanceInput,
+  monitorInput,
+  statusPageInput,
+  type KeyIds,
+} from '../../config-as-code/to-inputs.js';
+import { AppError, validationFailed } from '../../lib/errors.js';
+import type { ServiceDeps } from '../deps.js';
+import { createWindow, removeWindow, updateWindow } from '../maintenance/manage.js';
+import { createMonitor } from '../monitors/create.js';
+import { removeMonitor } from '../monitors/remove.js';
+import { updateMonitor } from '../monitors/update.js';
+import { createChannel } from '../notification-channels/create.js';
+import { removeChannel } from '../notification-channels/remove.js';
+import { updateChannel } from '../notification-channels/update.js';
+import { createStatusPage } from '../status-pages/create.js';
+import { removeStatusPage } from '../status-pages/remove.js';
+import { updateStatusPage } from '../status-pages/update.js';
+import { canonical, sameChannel, sameMonitor } from './compare.js';
+import { keysById, type ConfigState, type Held } from './state.js';
+
+/** How one kind of resource is compared, created, updated and removed by the apply. */
+export interface KindOps<E, R> {
+  same(held: Held<R>, entry: E): boolean;
+  create(entry: E): Promise<number>;
+  update(id: number, entry: E): Promise<void>;
+  remove(id: number): Promise<void>;
+}
+
+/** The input schema's verdict on what the entry became (resolved secrets, ids for keys). */
+function parsed<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationFailed(toFieldErrors(result.error.issues));
+  return result.data;
+}
+
+/** False when the stored resource cannot be put as an entry (it names one without a key). */
+function sameText(stored: () => unknown, desired: unknown): boolean {
+  try {
+    return canonical(stored()) === canonical(desired);
+  } catch {
+    return false;
+  }
+}
+
+const sortedScope = (entry: MaintenanceEntry): MaintenanceEntry =>
+  entry.scope.kind === 'all'
+    ? entry
+    : { ...entry, scope: { ...entry.scope, monitors: [...entry.scope.monitors].sort() } };
+
+/**
+ * A slug or domain another page holds, refused before the write: on PostgreSQL the unique
+ * violation would end the whole transaction before the service could name the field.
+ */
+function refuseTakenAddress(state: ConfigState, entry: StatusPageEntry, id: number | null): void {
+  const others = state.statusPages.filter((h) => h.id !== id && h.key !== entry.key);
+  const taken = others.find((h) => h.resource.slug === entry.slug)
+    ? ('slug' as const)
+    : entry.customDomain !== null &&
+        others.find((h) => h.resource.customDomain === entry.customDomain)
+      ? ('customDomain' as const)
+      : null;
+  if (taken === null) return;
+  const message =
+    taken === 'slug'
+      ? 'Another status page already uses this slug'
+      : 'Another status page already answers on this domain';
+  throw new AppError('conflict', message, [{ path: taken, message, code: 'taken' }]);
+}
+
+type Ops = {
+  channels: KindOps<ChannelEntry, ConfigState['channels'][number]['resource']>;
+  monitors: KindOps<MonitorEntry, ConfigState['monitors'][number]['resource']>;
+  statusPages: KindOps<StatusPageEntry, ConfigState['statusPages'][number]['resource']>;
+  maintenance: KindOps<MaintenanceEntry, ConfigState['maintenance'][number]['resource']>;
+};
+
+/** The operations of every kind, writing through `tx` (the apply's transaction). */
+export function kindOps(
+  tx: ServiceDeps,
+  ctx: RequestContext,
+  state: ConfigState,
+  ids: KeyIds,
+): { [K in ConfigKind]: Ops[K] } {
+  const channelKeys = keysById(state.channels);
+  const monitorKeys = keysById(state.monitors);
+  return {
+    channels: {
+      same: (h, entry) => sameChannel(h.resource, entry, tx.secrets),
+      create: async (entry) =>
+        (await createChannel(tx, ctx, parsed(ChannelCreateInput, channelInput(entry)))).id,
+      update: async (id, entry) =>
+        void (await updateChannel(tx, ctx, id, parsed(ChannelUpdateInput, channelInput(entry)))),
+      remove: (id) => removeChannel(tx, ctx, id),
+    },
+    monitors: {
+      same: (h, entry) => {
+        const linked = (state.links.get(h.id) ?? []).map((id) => channelKeys.get(id) ?? `#${id}`);
+        return sameMonitor(h.resource, entry, linked, tx.secrets);
+      },
+      create: async (entry) =>
+        (await createMonitor(tx, ctx, parsed(MonitorInput, monitorInput(entry, ids)))).id,
+      update: async (id, entry) =>
+        void (await updateMonitor(tx, ctx, id, parsed(MonitorInput, monitorInput(entry, ids)))),
+      remove: (id) => removeMonitor(tx, ctx, id),
+    },
+    statusPages: {
+      same: (h, entry) =>
+        sameText(() => statusPageEntryOf(h.resource, entry.key, monitorKeys, channelKeys), entry),
+      create: async (entry) => {
+        refuseTakenAddress(state, entry, null);
+        return (
+          await createStatusPage(tx, ctx, parsed(StatusPageInput, statusPageInput(entry, ids)))
+        ).id;
+      },
+      update: async (id, entry) => {
+        refuseTakenAddress(state, entry, id);
+        await updateStatusPage(tx, ctx, id, parsed(StatusPageInput, statusPageInput(entry, ids)));
+      },
+      remove: (id) => removeStatusPage(tx, ctx, id),
+    },
+    maintenance: {
+      same: (h, entry) =>
+        sameText(() => maintenanceEntryOf(h.resource, entry.key, monitorKeys), sortedScope(entry)),
+      create: async (entry) =>
+        (await createWindow(tx, ctx, parsed(MaintenanceInput, maintenanceInput(entry, ids)))).id,
+      update: async (id, entry) =>
+        void (await updateWindow(
+          tx,
+          ctx,
+          id,
+          parsed(MaintenanceInput, maintenanceInput(entry, ids)),
+        )),
+      remove: (id) => removeWindow(tx, ctx, id),
+    },
+  };
+}

@@ -1,0 +1,195 @@
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repositories } from '../../src/db/repositories/index.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { engines } from '../support/engines.js';
+import { SAMPLE_ENV, SAMPLE_YAML } from '../config-as-code/sample.js';
+
+const sample = () => parse(SAMPLE_YAML) as Record<string, unknown> & { monitors: unknown[] };
+
+async function apply(t: TestApp, document: unknown, extra: Record<string, unknown> = {}) {
+  return t.inject({
+    method: 'POST',
+    url: '/api/v1/config/apply',
+    payload: { document, env: SAMPLE_ENV, ...extra },
+  });
+}
+
+const exportText = async (t: TestApp, format = 'json') => {
+  const res = await t.inject(`/api/v1/export?format=${format}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.body;
+};
+
+const count = async (t: TestApp, what: 'monitors' | 'notification-channels' | 'status-pages') => {
+  const res = await t.inject(`/api/v1/${what}`);
+  return res.json<{ items: unknown[] }>().items.length;
+};
+
+describe.each(engines)('configuration as code on %s', (engine) => {
+  let t: TestApp;
+  let empty: TestApp;
+  beforeAll(async () => {
+    [t, empty] = await Promise.all([startTestApp({ engine }), startTestApp({ engine })]);
+  });
+  afterAll(async () => {
+    await Promise.all([t.stop(), empty.stop()]);
+  });
+
+  it('creates every resource of a document, then exports it back byte for byte elsewhere', async () => {
+    const res = await apply(t, sample());
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      dryRun: false,
+      channels: { created: ['ops-webhook', 'team-mail'] },
+      monitors: { created: ['api', 'db', 'dns-www', 'nightly'] },
+      statusPages: { created: ['public'] },
+      maintenance: { created: ['sunday-db'] },
+    });
+    const first = await exportText(t);
+    // Secrets leave as references only.
+    for (const value of Object.values(SAMPLE_ENV)) expect(first).not.toContain(value);
+    expect(first).toContain('${env:API_TOKEN}'.replace('API_TOKEN', 'MONITOR_API_TOKEN'));
+
+    const copy = await apply(empty, JSON.parse(first), {
+      env: {
+        CHANNEL_OPS_WEBHOOK_SIGNING_SECRET: 's',
+        CHANNEL_TEAM_MAIL_PASSWORD: 'p',
+        MONITOR_API_HEADER_X_API_KEY: 'k',
+        MONITOR_API_TOKEN: 't',
+      },
+    });
+    expect(copy.statusCode, copy.body).toBe(200);
+    expect(await exportText(empty)).toBe(first);
+    expect(await exportText(empty, 'yaml')).toBe(await exportText(t, 'yaml'));
+  });
+
+  it('finds nothing to change when the same document is applied again', async () => {
+    const again = await apply(t, sample());
+    expect(again.statusCode, again.body).toBe(200);
+    const report = again.json<Record<string, { unchanged: string[]; updated: string[] }>>();
+    expect(report.monitors?.unchanged).toEqual(['api', 'db', 'dns-www', 'nightly']);
+    expect(report.monitors?.updated).toEqual([]);
+    expect(report.channels?.unchanged).toEqual(['ops-webhook', 'team-mail']);
+    expect(report.statusPages?.unchanged).toEqual(['public']);
+    expect(report.maintenance?.unchanged).toEqual(['sunday-db']);
+    // The export itself, applied with no variables set, keeps every stored secret.
+    const exported = await apply(t, JSON.parse(await exportText(t)), { env: {} });
+    expect(exported.json()).toMatchObject({ monitors: { updated: [], created: [] } });
+  });
+
+  it('updates what changed, and a new secret value counts as a change', async () => {
+    const doc = sample();
+    (doc.monitors[1] as { port: number }).port = 5433;
+    const res = await apply(t, doc, { env: { ...SAMPLE_ENV, API_TOKEN: 'rotated' } });
+    expect(res.json()).toMatchObject({
+      monitors: { updated: ['api', 'db'], unchanged: ['dns-www', 'nightly'] },
+    });
+  });
+
+  it('writes nothing when one resource fails, even after others were written', async () => {
+    const before = await count(t, 'monitors');
+    const doc = sample();
+    doc.monitors.push({ key: 'new-one', type: 'tcp', name: 'New', host: 'n.example.com', port: 1 });
+    // A slug taken by a page the UI made: found only when the page is written, last.
+    const page = await t.inject({
+      method: 'POST',
+      url: '/api/v1/status-pages',
+      payload: { slug: 'taken', title: 'Made in the UI' },
+    });
+    expect(page.statusCode, page.body).toBe(201);
+    const pages = doc.statusPages as { key: string; slug: string; title: string }[];
+    pages.push({ key: 'second', slug: 'taken', title: 'Second' });
+    const res = await apply(t, doc);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({
+      errors: [{ path: 'document.statusPages.1.slug', message: expect.stringMatching(/slug/) }],
+    });
+    expect(await count(t, 'monitors')).toBe(before);
+  });
+
+  it('refuses a document with a bad monitor, naming the field, and writes nothing', async () => {
+    const doc = sample();
+    doc.monitors.push({ key: 'bad', type: 'http', name: 'Bad', url: 'not a url' });
+    doc.monitors.push({ key: 'fine', type: 'tcp', name: 'Fine', host: 'f.example.com', port: 1 });
+    const before = await count(t, 'monitors');
+    const res = await apply(t, doc);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ errors: [{ path: 'document.monitors.4.url' }] });
+    expect(await count(t, 'monitors')).toBe(before);
+  });
+
+  it('asks for the variable of a new resource’s secret instead of storing nothing', async () => {
+    const before = await count(empty, 'monitors');
+    const doc = sample();
+    doc.monitors.push({
+      key: 'fresh',
+      type: 'http',
+      name: 'Fresh',
+      url: 'https://fresh.example.com',
+      auth: { kind: 'bearer', token: '${env:FRESH_TOKEN}' },
+    });
+    const res = await apply(empty, doc, { env: SAMPLE_ENV });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      errors: [
+        {
+          path: 'document.monitors.4.auth.token',
+          message: expect.stringMatching(/Set the environment variable FRESH_TOKEN/),
+        },
+      ],
+    });
+    expect(await count(empty, 'monitors')).toBe(before);
+  });
+
+  it('previews with dryRun and create-only leaves known keys alone', async () => {
+    const doc = sample();
+    doc.monitors.push({ key: 'preview', type: 'tcp', name: 'P', host: 'p.example.com', port: 1 });
+    const before = await count(t, 'monitors');
+    const dry = await apply(t, doc, { dryRun: true });
+    expect(dry.json()).toMatchObject({ dryRun: true, monitors: { created: ['preview'] } });
+    expect(await count(t, 'monitors')).toBe(before);
+    (doc.monitors[1] as { port: number }).port = 9999;
+    const once = await apply(t, doc, { mode: 'create-only' });
+    expect(once.json()).toMatchObject({
+      monitors: { created: ['preview'], skipped: ['api', 'db', 'dns-www', 'nightly'], updated: [] },
+    });
+    const twice = await apply(t, doc, { mode: 'create-only' });
+    expect(twice.json()).toMatchObject({ monitors: { created: [] } });
+    expect(await count(t, 'monitors')).toBe(before + 1);
+  });
+
+  it('detaches what the document dropped, and deletes it only with prune', async () => {
+    const repos = repositories(t.database);
+    const doc = sample();
+    doc.monitors = doc.monitors.filter((m) => (m as { key: string }).key !== 'nightly');
+    const detached = await apply(t, doc);
+    expect(detached.json()).toMatchObject({ monitors: { detached: ['nightly', 'preview'] } });
+    const marks = await repos.configKeys.marks('monitors');
+    expect(marks.find((m) => m.key === 'nightly')).toMatchObject({ managed: false });
+    // Detached, it is the UI's again: a later apply leaves it alone, prune or not.
+    const kept = await apply(t, doc, { prune: true });
+    expect(kept.json()).toMatchObject({ monitors: { deleted: [], detached: [] } });
+    // Applied again, it is managed; dropped with prune, it goes with its history.
+    await apply(t, sample());
+    const pruned = await apply(t, doc, { prune: true });
+    expect(pruned.json()).toMatchObject({ monitors: { deleted: ['nightly'] } });
+    expect((await repos.configKeys.marks('monitors')).some((m) => m.key === 'nightly')).toBe(false);
+  });
+
+  it('is an admin’s: viewers and editors are refused, the schema is public', async () => {
+    for (const role of ['viewer', 'editor'] as const) {
+      const who = await t.identity(role, `${role}-${engine}@example.com`);
+      for (const req of [
+        { method: 'GET' as const, url: '/api/v1/export' },
+        { method: 'POST' as const, url: '/api/v1/config/apply', payload: { document: sample() } },
+      ]) {
+        const res = await t.inject({ ...req, headers: who.headers });
+        expect(res.statusCode, `${role} ${req.url}`).toBe(403);
+      }
+    }
+    const schema = await t.app.inject('/api/v1/config/schema.json');
+    expect(schema.statusCode).toBe(200);
+    expect(schema.json()).toMatchObject({ type: 'object' });
+  });
+});
