@@ -27,3 +27,4 @@ export * from './backup.js';
 export * from './config-document.js';
 export * from './config-apply.js';
 export * from './imports.js';
+export * from './settings.js';

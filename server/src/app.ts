@@ -18,6 +18,7 @@ import { ApiRegistry, type Access } from './http/route.js';
 import { authRoutes } from './http/routes/api/auth.js';
 import { backupRoutes } from './http/routes/api/backup.js';
 import { clusterRoutes } from './http/routes/api/cluster.js';
+import { settingsRoutes } from './http/routes/api/settings.js';
 import { eventRoutes } from './http/routes/api/events.js';
 import { incidentRoutes } from './http/routes/api/incidents.js';
 import { userRoutes } from './http/routes/api/users.js';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   notificationChannelRoutes(app, api, deps.services);
   deliveryRoutes(app, api, deps.services);
   clusterRoutes(app, api, deps.services);
+  settingsRoutes(app, api, deps.services);
   backupRoutes(app, api, deps.services);
   configRoutes(app, api, deps.services);
   statusPagePreviewRoutes(app, api, site);

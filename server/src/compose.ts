@@ -35,11 +35,12 @@ import { subscriberSender } from './notify/subscriber-sender.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startScheduledBackups } from './jobs/backups.js';
 import { registerBackupMetrics } from './services/metrics/backup-metrics.js';
-import { startRetention, type RetentionOptions } from './jobs/retention.js';
+import { retentionPolicyOf, startRetention, type RetentionOptions } from './jobs/retention.js';
 import type { ServiceDeps } from './services/deps.js';
 import { MaintenanceIndex } from './services/maintenance/live-index.js';
 import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
 import { MonitorSeries } from './services/metrics/monitor-series.js';
+import { SettingsStore } from './services/settings/store.js';
 import { Dispatcher, type DispatcherOptions } from './notify/dispatcher.js';
 
 export interface Pagewatch {
@@ -264,6 +265,7 @@ export async function composePagewatch(
       )
     : null;
   const setupToken = randomBase62(24);
+  const settings = new SettingsStore(repos);
   // Subscribed before any stream: a revocation from another process first drops what is cached.
   const authCache = new AuthCache();
   revocations.subscribe(({ userId }) => authCache.evictUser(userId));
@@ -288,6 +290,7 @@ export async function composePagewatch(
     maintenance,
     allowPrivateSubscriberWebhooks: config.allowPrivateSubscriberWebhooks,
     blockPrivateNotifyTargets: config.notify.blockPrivateTargets,
+    settings,
     transact: transactor(database, repos.outbox),
   };
   const serves = config.roles.includes('web');
@@ -351,7 +354,14 @@ export async function composePagewatch(
       if (retentionLease) {
         retention = runWhileHeld(
           retentionLease,
-          () => startRetention(repos, clock, logger, options.retention),
+          () =>
+            startRetention(repos, clock, logger, {
+              // Each pass reads the stored settings, unless a test fixes the policy (ADR 27).
+              ...(options.retention?.policy
+                ? {}
+                : { policySource: async () => retentionPolicyOf(await settings.get('retention')) }),
+              ...options.retention,
+            }),
           logger,
         );
       }

@@ -416,6 +416,13 @@ export interface ClusterSingletonsTable extends ClusterLeaseColumns {
   name: string;
 }
 
+/** One settings group (migration 017): its JSON as the contract parses it. */
+export interface SettingsTable {
+  name: string;
+  value: string;
+  updated_at: Millis;
+}
+
 export interface DB {
   cluster_members: ClusterMembersTable;
   cluster_partitions: ClusterPartitionsTable;
@@ -445,4 +452,5 @@ export interface DB {
   incidents: IncidentsTable;
   incident_monitors: IncidentMonitorsTable;
   incident_updates: IncidentUpdatesTable;
+  settings: SettingsTable;
 }

@@ -1,25 +1,44 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { RetentionSettings } from '@pagewatch/contract';
 import type { Repositories } from '../db/repositories/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 
 const DAY_MS = 86_400_000;
 
-/** How long history is kept (SPEC §9); day rollups are kept forever. */
+/** How long history is kept (SPEC §9 defaults; Settings → Data retention changes it). */
 export interface RetentionPolicy {
   rawMs: number;
   minuteMs: number;
   hourMs: number;
+  /** null: day rollups are kept forever. */
+  dayMs?: number | null;
 }
 
 export const defaultRetention: RetentionPolicy = {
   rawMs: 30 * DAY_MS,
   minuteMs: 90 * DAY_MS,
   hourMs: 2 * 365 * DAY_MS,
+  dayMs: null,
 };
+
+/** The policy the stored settings ask for. */
+export function retentionPolicyOf(r: RetentionSettings): RetentionPolicy {
+  return {
+    rawMs: r.rawDays * DAY_MS,
+    minuteMs: r.minuteRollupDays * DAY_MS,
+    hourMs: r.hourRollupDays * DAY_MS,
+    dayMs: r.dayRollupDays === null ? null : r.dayRollupDays * DAY_MS,
+  };
+}
 
 export interface RetentionOptions {
   policy: RetentionPolicy;
+  /**
+   * Read before each pass of the job, so a change in Settings applies from the next pass in
+   * whichever process runs it; `policy` when absent.
+   */
+  policySource?: () => Promise<RetentionPolicy>;
   /** Rows per delete statement at most. */
   batchSize: number;
   /** Monitors one statement covers: a handful of index ranges, not a table scan. */
@@ -50,6 +69,8 @@ export interface RetentionReport {
   raw: number;
   minute: number;
   hour: number;
+  /** Only when day rollups have a keep. */
+  day?: number;
 }
 
 type Kind = keyof RetentionReport;
@@ -76,7 +97,15 @@ export async function runRetention(
     ],
     ['hour', o.policy.hourMs, (ids, b) => retention.deleteRollups('hour', ids, b, o.batchSize)],
   ];
-  const report: RetentionReport = { raw: 0, minute: 0, hour: 0 };
+  const dayMs = o.policy.dayMs ?? null;
+  if (dayMs !== null)
+    steps.push(['day', dayMs, (ids, b) => retention.deleteRollups('day', ids, b, o.batchSize)]);
+  const report: RetentionReport = {
+    raw: 0,
+    minute: 0,
+    hour: 0,
+    ...(dayMs === null ? {} : { day: 0 }),
+  };
   const ids = await retention.monitorIds();
   for (const [kind, keepMs, remove] of steps) {
     const before = now - keepMs;
@@ -85,7 +114,7 @@ export async function runRetention(
       for (;;) {
         if (stopped()) return report;
         const n = await remove(chunk, before);
-        report[kind] += n;
+        report[kind] = (report[kind] ?? 0) + n;
         // Even an empty statement yields the event loop before the next one.
         await sleep(n > 0 ? o.pauseMs : 0);
         if (n < o.batchSize) break;
@@ -154,11 +183,13 @@ export function startRetention(
   const pass = async () => {
     const started = Date.now();
     try {
-      const deleted = await runRetention(repos, clock.now(), o, () => stopped);
+      const policy = o.policySource ? await o.policySource() : o.policy;
+      const deleted = await runRetention(repos, clock.now(), { ...o, policy }, () => stopped);
       const screenshots = await trimScreenshots(repos, o, () => stopped);
       const deliveries = await pruneDeliveries(repos, clock.now(), o, () => stopped);
       const ms = Date.now() - started;
-      if (deleted.raw + deleted.minute + deleted.hour + screenshots + deliveries > 0) {
+      const rows = deleted.raw + deleted.minute + deleted.hour + (deleted.day ?? 0);
+      if (rows + screenshots + deliveries > 0) {
         logger.info({ deleted, screenshots, deliveries, ms }, 'retention: deleted expired history');
       } else logger.debug({ ms }, 'retention: nothing expired');
     } catch (err) {

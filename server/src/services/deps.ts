@@ -8,6 +8,7 @@ import type { EventHub } from '../lib/event-hub.js';
 import type { AuthCache } from './auth/cache.js';
 import type { MaintenanceIndex } from './maintenance/live-index.js';
 import type { MonitorSummaryCache } from './monitors/summary-cache.js';
+import type { SettingsStore } from './settings/store.js';
 
 /**
  * Asks this process's check engine to run a monitor now; absent when it runs no scheduler.
@@ -50,6 +51,8 @@ export interface ServiceDeps {
   dataDir?: string | null;
   /** This process as a cluster member (Settings → Cluster); absent where it is not wired. */
   cluster?: ClusterSelf | null;
+  /** Instance settings, read from the database and cached briefly (ADR 27). */
+  settings?: SettingsStore | null;
   /** Runs writes of several services in one transaction (config apply, importers; ADR 28). */
   transact?: Transact;
 }

@@ -24,6 +24,7 @@ import { rounds } from './014-rounds.js';
 import { cluster } from './015-cluster.js';
 import { checkRequests } from './016-check-requests.js';
 import { configKeys } from './018-config-keys.js';
+import { settings } from './017-settings.js';
 import { backupRuns } from './019-backup-runs.js';
 import { ownSchemaOnly } from './own-schema.js';
 
@@ -54,6 +55,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '015-cluster': cluster(),
     '016-check-requests': checkRequests(engine),
     '018-config-keys': configKeys(),
+    '017-settings': settings(),
     '019-backup-runs': backupRuns(engine),
   };
 }

@@ -3,6 +3,7 @@ import { backupRepository } from '../backup/index.js';
 import { apiKeysRepository } from './api-keys.js';
 import { auditRepository } from './audit.js';
 import { incidentsRepository } from './incidents.js';
+import { instanceDataRepository } from './instance-data.js';
 import { browserRunsRepository } from './browser-runs.js';
 import { checkRequestsRepository } from './check-requests.js';
 import { clusterRepository } from './cluster.js';
@@ -20,6 +21,7 @@ import { retentionRepository } from './retention.js';
 import { rollupsRepository } from './rollup-reads.js';
 import { rollupImportRepository } from './rollup-import.js';
 import { sessionsRepository } from './sessions.js';
+import { settingsRepository } from './settings.js';
 import { statusPagesRepository } from './status-pages.js';
 import { statusSubscribersRepository } from './status-subscribers.js';
 import { statusPublicRepository } from './status-public.js';
@@ -53,6 +55,8 @@ export function repositories(database: Database) {
     cluster: clusterRepository(database.db, database.engine),
     checkRequests: checkRequestsRepository(database.db, database.engine),
     configKeys: configKeysRepository(database.db),
+    settings: settingsRepository(database.db),
+    instanceData: instanceDataRepository(database.db, database.engine),
     backup: backupRepository(database),
   };
 }

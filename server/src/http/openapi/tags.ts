@@ -47,6 +47,12 @@ export const tags = [
     description: 'The processes of the deployment and the work each one holds (admins and owners).',
   },
   {
+    name: 'settings',
+    description:
+      'Instance settings (name, time zone, data retention), storage figures, and the owner’s ' +
+      'actions: transfer ownership, delete all data.',
+  },
+  {
     name: 'push',
     description: 'Heartbeats from cron jobs and scripts; the token in the URL is the credential.',
   },
@@ -87,6 +93,7 @@ const management = [
   'api-keys',
   'audit',
   'cluster',
+  'settings',
   'config',
 ];
 
