@@ -47,6 +47,7 @@ export const router = createBrowserRouter([
               { path: 'users', lazy: () => import('./routes/settings-users') },
               { path: 'api-keys', lazy: () => import('./routes/settings-api-keys') },
               { path: 'audit', lazy: () => import('./routes/settings-audit') },
+              { path: 'backups', lazy: () => import('./routes/settings-backups') },
               { path: 'cluster', lazy: () => import('./routes/settings-cluster') },
             ],
           },

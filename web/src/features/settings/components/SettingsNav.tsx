@@ -9,6 +9,7 @@ const sections: readonly { to: string; label: string; icon: IconName; role: Role
   { to: 'api-keys', label: 'API keys', icon: 'key', role: 'viewer' },
   { to: 'users', label: 'Users', icon: 'users', role: 'admin' },
   { to: 'audit', label: 'Audit log', icon: 'list', role: 'admin' },
+  { to: 'backups', label: 'Backups', icon: 'download', role: 'admin' },
   { to: 'cluster', label: 'Cluster', icon: 'server', role: 'admin' },
 ];
 
