@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkFiles, printProblem } from '../../src/config-as-code/check.js';
 import { configJsonSchema } from '../../src/config-as-code/json-schema.js';
@@ -143,5 +146,23 @@ describe('validating configuration files offline', () => {
     const schema = configJsonSchema();
     expect(schema.$schema).toMatch(/json-schema\.org/);
     expect(JSON.stringify(schema)).toContain('"statusPages"');
+  });
+});
+
+describe('the examples of docs/config-as-code.md', () => {
+  const docs = fs.readFileSync(
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/config-as-code.md'),
+    'utf8',
+  );
+  const examples = [...docs.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((m) => m[1] ?? '')
+    .filter((text) => /^version: 1$/m.test(text));
+
+  it('has one for every kind of resource', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it.each(examples.map((text, i) => [i + 1, text] as const))('example %i is valid', (_i, text) => {
+    expect(checkFiles([{ file: 'example.yaml', text }]).problems.map(printProblem)).toEqual([]);
   });
 });
