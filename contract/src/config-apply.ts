@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigDocument } from './config-document.js';
+import { ConfigDocument, configKinds } from './config-document.js';
 
 /** `upsert` creates new keys and updates known ones; `create-only` never touches a known key. */
 export const ConfigApplyMode = z.enum(['upsert', 'create-only']);
@@ -54,11 +54,20 @@ export type ConfigApplyReport = z.infer<typeof ConfigApplyReport>;
 
 export const ExportQuery = z.strictObject({ format: z.enum(['json', 'yaml']).default('json') });
 
-/** POST /api/v1/<kind>/:id/detach-config: hands a managed resource back to the UI. */
-export const ConfigManaged = z.object({
-  /** The resource's key in configuration files; null until it is exported or applied. */
-  configKey: z.string().nullable(),
-  /** Applied from a configuration document: read-only in the UI until detached. */
-  managedByConfig: z.boolean(),
+const ManagedResource = z.object({ id: z.number().int(), key: z.string() });
+
+/** GET /api/v1/config/managed: what the last applies manage, read-only in the UI. */
+export const ConfigManagedList = z.object({
+  channels: z.array(ManagedResource),
+  monitors: z.array(ManagedResource),
+  statusPages: z.array(ManagedResource),
+  maintenance: z.array(ManagedResource),
 });
-export type ConfigManaged = z.infer<typeof ConfigManaged>;
+export type ConfigManagedList = z.infer<typeof ConfigManagedList>;
+
+/** POST /api/v1/config/detach: hands one managed resource back to the UI. */
+export const ConfigDetachInput = z.strictObject({
+  kind: z.enum(configKinds),
+  id: z.number().int().positive(),
+});
+export type ConfigDetachInput = z.infer<typeof ConfigDetachInput>;

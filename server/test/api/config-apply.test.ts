@@ -177,6 +177,29 @@ describe.each(engines)('configuration as code on %s', (engine) => {
     expect((await repos.configKeys.marks('monitors')).some((m) => m.key === 'nightly')).toBe(false);
   });
 
+  it('lists what files manage, and an admin detaches one by hand', async () => {
+    await apply(t, sample());
+    const managed = await t.inject('/api/v1/config/managed');
+    expect(managed.statusCode, managed.body).toBe(200);
+    const list = managed.json<{ monitors: { id: number; key: string }[] }>();
+    const db = list.monitors.find((m) => m.key === 'db');
+    expect(db).toBeDefined();
+    const viewer = await t.identity('viewer', `managed-viewer-${engine}@example.com`);
+    const seen = await t.inject({ url: '/api/v1/config/managed', headers: viewer.headers });
+    expect(seen.statusCode).toBe(200);
+    const detach = { method: 'POST' as const, url: '/api/v1/config/detach' };
+    const payload = { kind: 'monitors', id: db?.id };
+    const refused = await t.inject({ ...detach, payload, headers: viewer.headers });
+    expect(refused.statusCode).toBe(403);
+    expect((await t.inject({ ...detach, payload })).statusCode).toBe(204);
+    const after = (await t.inject('/api/v1/config/managed')).json<typeof list>();
+    expect(after.monitors.map((m) => m.key)).not.toContain('db');
+    const twice = await t.inject({ ...detach, payload });
+    expect(twice.statusCode).toBe(409);
+    const missing = await t.inject({ ...detach, payload: { kind: 'channels', id: 999_999 } });
+    expect(missing.statusCode).toBe(404);
+  });
+
   it('is an admin’s: viewers and editors are refused, the schema is public', async () => {
     for (const role of ['viewer', 'editor'] as const) {
       const who = await t.identity(role, `${role}-${engine}@example.com`);

@@ -1,7 +1,9 @@
 import {
   ConfigApplyInput,
   ConfigApplyReport,
+  ConfigDetachInput,
   ConfigDocument,
+  ConfigManagedList,
   ExportQuery,
 } from '@pagewatch/contract';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +12,7 @@ import { formatDocument } from '../../../config-as-code/format.js';
 import { configJsonSchema } from '../../../config-as-code/json-schema.js';
 import { applyDocument } from '../../../services/config/apply.js';
 import { exportDocument } from '../../../services/config/export.js';
+import { detachResource, listManaged } from '../../../services/config/managed.js';
 import type { ServiceDeps } from '../../../services/deps.js';
 import type { ApiRegistry } from '../../route.js';
 
@@ -68,5 +71,27 @@ export function configRoutes(app: FastifyInstance, api: ApiRegistry, deps: Servi
       const { document, ...options } = body;
       return (await applyDocument(deps, ctx, document, options)).report;
     },
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: '/api/v1/config/managed',
+    access: 'viewer',
+    tag,
+    summary: 'The resources configuration files manage (read-only in the UI), by kind',
+    responses: { 200: ConfigManagedList },
+    handler: async () => listManaged(deps),
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: '/api/v1/config/detach',
+    access: 'admin',
+    tag,
+    errors: [404, 409],
+    summary: 'Hand one managed resource back to the UI; it keeps its key and history',
+    body: ConfigDetachInput,
+    responses: { 204: null },
+    handler: async ({ body, ctx }) => detachResource(deps, ctx, body),
   });
 }
