@@ -20,6 +20,7 @@ import { backupRoutes } from './http/routes/api/backup.js';
 import { clusterRoutes } from './http/routes/api/cluster.js';
 import { settingsRoutes } from './http/routes/api/settings.js';
 import { eventRoutes } from './http/routes/api/events.js';
+import { importApiRoutes } from './http/routes/api/import.js';
 import { incidentRoutes } from './http/routes/api/incidents.js';
 import { userRoutes } from './http/routes/api/users.js';
 import { maintenanceRoutes } from './http/routes/api/maintenance.js';
@@ -145,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   settingsRoutes(app, api, deps.services);
   backupRoutes(app, api, deps.services);
   configRoutes(app, api, deps.services);
+  await importApiRoutes(app, api, deps.services);
   statusPagePreviewRoutes(app, api, site);
   badgeRoutes(app, site);
   eventRoutes(app, deps.hub, deps.services, deps.eventPingMs);

@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { registerApply } from './apply.js';
 import { registerBackup } from './backup.js';
 import { registerExport } from './export.js';
+import { registerImportUptimeKuma } from './import-uptime-kuma.js';
 import { registerRestore } from './restore.js';
 import { registerSchema } from './schema.js';
 import { registerServerVersion } from './server-version.js';
@@ -20,4 +21,5 @@ export const commands: readonly RegisterCommand[] = [
   registerSchema,
   registerBackup,
   registerRestore,
+  registerImportUptimeKuma,
 ];

@@ -43,6 +43,11 @@ export const tags = [
       'Configuration as code: export, apply (one transaction) and the JSON Schema of the files.',
   },
   {
+    name: 'import',
+    description:
+      'Imports from other tools (Uptime Kuma), with a preview before anything is written.',
+  },
+  {
     name: 'cluster',
     description: 'The processes of the deployment and the work each one holds (admins and owners).',
   },

@@ -1,0 +1,127 @@
+import type {
+  ConfigApplyReport,
+  ConfigKind,
+  ImportItem,
+  ImportItemKind,
+  ImportOutcome,
+  ImportReport,
+} from '@pagewatch/contract';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { RequestContext } from '../../domain/actor.js';
+import type { RollupDelta, RollupLevel } from '../../domain/rollup.js';
+import { mapKuma, type KumaImportPlan } from '../../config-as-code/importers/uptime-kuma/index.js';
+import { sha256 } from '../../lib/crypto.js';
+import { audit } from '../audit/record.js';
+import { applyDocument, type AppliedIds } from '../config/apply.js';
+import type { ServiceDeps } from '../deps.js';
+import { readKumaUpload } from './kuma-upload.js';
+
+const kindOf: Record<ImportItemKind, ConfigKind> = {
+  monitor: 'monitors',
+  channel: 'channels',
+  statusPage: 'statusPages',
+  maintenance: 'maintenance',
+};
+
+type History = ImportReport['history'];
+
+/** Keys each kind held before this import: what the import creates is the rest. */
+async function keysBefore(repos: Repositories): Promise<Record<ConfigKind, Set<string>>> {
+  const of = async (kind: ConfigKind) =>
+    new Set((await repos.configKeys.marks(kind)).flatMap((m) => (m.key ? [m.key] : [])));
+  return {
+    channels: await of('channels'),
+    monitors: await of('monitors'),
+    statusPages: await of('statusPages'),
+    maintenance: await of('maintenance'),
+  };
+}
+
+/**
+ * What only an importer writes, in the apply's transaction: the new resources are handed to
+ * the UI (an import is a starting point, not a file to manage), push monitors get their Kuma
+ * tokens back, and new monitors get Kuma's statistics as rollups.
+ */
+async function afterApply(
+  deps: ServiceDeps,
+  plan: KumaImportPlan,
+  before: Record<ConfigKind, Set<string>>,
+  repos: Repositories,
+  ids: AppliedIds,
+): Promise<History> {
+  const history: History = { monitors: 0, days: 0, hours: 0, minutes: 0 };
+  const byLevel: Record<RollupLevel, RollupDelta[]> = { minute: [], hour: [], day: [] };
+  for (const kind of ['channels', 'monitors', 'statusPages', 'maintenance'] as const) {
+    for (const [key, id] of ids[kind]) {
+      if (before[kind].has(key)) continue;
+      await repos.configKeys.detach(kind, id);
+      if (kind !== 'monitors') continue;
+      const token = plan.pushTokens.get(key);
+      if (token)
+        await repos.monitors.setPushToken(id, { token, hash: sha256(token) }, deps.clock.now());
+      const rollups = plan.history.get(key) ?? [];
+      if (rollups.length > 0) history.monitors += 1;
+      for (const r of rollups) byLevel[r.level].push({ ...r.delta, monitorId: id });
+    }
+  }
+  for (const level of ['minute', 'hour', 'day'] as const) {
+    await repos.rollupImport.add(level, byLevel[level]);
+  }
+  history.minutes = byLevel.minute.length;
+  history.hours = byLevel.hour.length;
+  history.days = byLevel.day.length;
+  return history;
+}
+
+/** The mapper's items with what the apply did to their keys. */
+function finalItems(plan: KumaImportPlan, applied: ConfigApplyReport): ImportItem[] {
+  return plan.items.map((item) => {
+    if (item.key === null || item.outcome !== 'created') return item;
+    const skipped = applied[kindOf[item.kind]].skipped.includes(item.key);
+    return skipped ? { ...item, outcome: 'existing' } : item;
+  });
+}
+
+/**
+ * Imports an Uptime Kuma database or backup (issue 15): read, mapped into a configuration
+ * document, written by the config apply in create-only mode — one transaction with the push
+ * tokens and history, so a bad file or a refused entry leaves nothing behind. `dryRun` does
+ * all of it and rolls back: the preview is the real outcome.
+ */
+export async function importUptimeKuma(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  bytes: Uint8Array,
+  options: { dryRun: boolean },
+): Promise<ImportReport> {
+  const plan = mapKuma(readKumaUpload(bytes, deps.clock.now()));
+  const before = await keysBefore(deps.repos);
+  let history: History = { monitors: 0, days: 0, hours: 0, minutes: 0 };
+  const { report } = await applyDocument(deps, ctx, plan.document, {
+    mode: 'create-only',
+    dryRun: options.dryRun,
+    within: async ({ repos, ids }) => {
+      history = await afterApply(deps, plan, before, repos, ids);
+    },
+  });
+  const items = finalItems(plan, report);
+  const counts: Record<ImportOutcome, number> = { created: 0, existing: 0, merged: 0, skipped: 0 };
+  for (const i of items) counts[i.outcome] += 1;
+  if (!options.dryRun) {
+    await audit(
+      deps,
+      ctx,
+      'import.uptime_kuma',
+      null,
+      `Imported from ${plan.origin}: ${counts.created} created, ${counts.existing} already there, ${counts.skipped} skipped`,
+    );
+  }
+  return {
+    source: 'uptime-kuma',
+    origin: plan.origin,
+    dryRun: options.dryRun,
+    items,
+    counts,
+    history,
+  };
+}

@@ -1,0 +1,446 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  ChannelList,
+  ImportReport,
+  MaintenanceList,
+  Monitor,
+  MonitorList,
+  Problem,
+  StatusPage,
+  StatusPageList,
+  type ImportItem,
+} from '@pagewatch/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { engines } from '../support/engines.js';
+
+const FIXTURE = path.resolve(import.meta.dirname, '../../../../shared/fixtures/uptime-kuma-2.5.3');
+const kumaDb = fs.readFileSync(path.join(FIXTURE, 'kuma.db'));
+const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'build-manifest.json'), 'utf8')) as {
+  monitors: Record<string, number>;
+};
+
+/** The fixture in memory; SQLite opens a WAL-mode image only as a rollback-journal one. */
+function openFixture(): SQLite.Database {
+  const bytes = Buffer.from(kumaDb);
+  bytes[18] = bytes[19] = 1;
+  return new SQLite(bytes);
+}
+
+/** The fixture's tables, read with SQLite itself (an in-memory copy: the file stays as it is). */
+function fixtureRows<T>(sql: string): T[] {
+  const db = openFixture();
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The fixture with one change made by SQL, as bytes. */
+function alteredFixture(sql: string): Buffer {
+  const db = openFixture();
+  try {
+    db.exec(sql);
+    return db.serialize();
+  } finally {
+    db.close();
+  }
+}
+
+describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ engine });
+  });
+  afterAll(async () => t?.stop());
+
+  const upload = (bytes: Uint8Array, dryRun = false) =>
+    t.inject({
+      method: 'POST',
+      url: `/api/v1/import/uptime-kuma${dryRun ? '?dryRun=true' : ''}`,
+      headers: { ...t.owner.headers, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from(bytes),
+    });
+
+  const monitors = async () =>
+    MonitorList.parse((await t.inject({ url: '/api/v1/monitors' })).json()).items;
+
+  async function monitorOf(kumaId: number): Promise<Monitor> {
+    const row = await t.database.db
+      .selectFrom('monitors')
+      .select('id')
+      .where('config_key', '=', `kuma-monitor-${kumaId}`)
+      .executeTakeFirstOrThrow();
+    return Monitor.parse((await t.inject({ url: `/api/v1/monitors/${row.id}` })).json());
+  }
+
+  /** A refused upload: 400 with the field code, and nothing written. */
+  async function expectRefused(bytes: Uint8Array, code: string) {
+    const before = (await monitors()).length;
+    const res = await upload(bytes);
+    expect(res.statusCode).toBe(400);
+    const problem = Problem.parse(res.json());
+    expect(problem.type).toBe('validation_failed');
+    expect(problem.errors?.[0]).toMatchObject({ path: 'file', code });
+    expect((await monitors()).length).toBe(before);
+    return problem;
+  }
+
+  it('refuses a file that is not SQLite, naming what it takes', async () => {
+    const p = await expectRefused(
+      Buffer.from('name,url\nshop,https://example.com\n'),
+      'kuma_not_sqlite',
+    );
+    expect(p.detail).toMatch(/neither an SQLite database .* nor a JSON backup/);
+  });
+
+  it('refuses an SQLite database that is not Uptime Kuma’s', async () => {
+    const db = new SQLite(':memory:');
+    db.exec(
+      'create table notes (id integer primary key, text text); insert into notes (text) values (1)',
+    );
+    const bytes = db.serialize();
+    db.close();
+    await expectRefused(bytes, 'kuma_not_kuma');
+  });
+
+  it('refuses a Kuma database of a version newer than it knows', async () => {
+    const bytes = alteredFixture(
+      "insert into knex_migrations (name, batch, migration_time) values ('2099-01-01-0000-future-columns.js', 99, 0)",
+    );
+    const p = await expectRefused(bytes, 'kuma_unknown_version');
+    expect(p.detail).toContain('2099-01-01-0000-future-columns.js');
+  });
+
+  it('refuses a Kuma 1.x database and points to the JSON backup', async () => {
+    await expectRefused(alteredFixture('drop table knex_migrations'), 'kuma_kuma_1_database');
+  });
+
+  it('refuses a file over the 20 MiB import limit', async () => {
+    const res = await upload(Buffer.alloc(20 * 1024 * 1024 + 1, 0x20));
+    expect(res.statusCode).toBe(413);
+    expect(Problem.parse(res.json()).type).toBe('payload_too_large');
+  });
+
+  it('refuses a truncated database and a damaged one, writing nothing', async () => {
+    await expectRefused(kumaDb.subarray(0, Math.floor(kumaDb.length / 2)), 'kuma_corrupt');
+    const damaged = Buffer.from(kumaDb);
+    damaged.fill(0xa5, 8 * 4096, 12 * 4096);
+    await expectRefused(damaged, 'kuma_corrupt');
+  });
+
+  let report: ImportReport;
+
+  it('previews the import without writing anything', async () => {
+    const res = await upload(kumaDb, true);
+    expect(res.statusCode).toBe(200);
+    report = ImportReport.parse(res.json());
+    expect(report).toMatchObject({ source: 'uptime-kuma', dryRun: true });
+    expect(report.origin).toContain('Uptime Kuma 2.5.3 database');
+    expect(report.counts).toEqual({ created: 27, existing: 0, merged: 3, skipped: 2 });
+    expect(await monitors()).toEqual([]);
+  });
+
+  it('accounts for every monitor, notification, status page and maintenance window', async () => {
+    const res = await upload(kumaDb);
+    expect(res.statusCode).toBe(200);
+    report = ImportReport.parse(res.json());
+    expect(report.dryRun).toBe(false);
+    const of = (kind: ImportItem['kind']) => report.items.filter((i) => i.kind === kind);
+    // Every Kuma id appears exactly once.
+    const kumaMonitorIds = Object.values(manifest.monitors).sort((a, b) => a - b);
+    expect(of('monitor').map((i) => Number(/#(\d+)/.exec(i.source)![1]))).toEqual(kumaMonitorIds);
+    expect(of('channel').map((i) => i.key)).toEqual(
+      [1, 2, 3, 4].map((n) => `kuma-notification-${n}`),
+    );
+    expect(of('statusPage').map((i) => i.key)).toEqual(['kuma-status-page-1']);
+    expect(of('maintenance').map((i) => i.key)).toEqual(['kuma-maintenance-1']);
+    const outcome = (id: number) =>
+      of('monitor').find((i) => i.source.startsWith(`monitor #${id} `))!;
+    for (const group of [1, 2, 3]) {
+      expect(outcome(group)).toMatchObject({
+        outcome: 'merged',
+        reason: expect.stringContaining('group:'),
+      });
+    }
+    for (const ping of [23, 24]) {
+      expect(outcome(ping)).toMatchObject({
+        outcome: 'skipped',
+        reason: expect.stringContaining('ICMP ping'),
+      });
+    }
+    expect(outcome(15).notes.join(' ')).toMatch(/Upside-down/);
+    // 21 monitors plus the TLS monitor for #25's certificate expiry warning.
+    expect(await monitors()).toHaveLength(22);
+  });
+
+  it('carries over HTTP, keyword, JSON query, TCP, DNS and push settings', async () => {
+    const shop = await monitorOf(4);
+    expect(shop).toMatchObject({
+      type: 'http',
+      interval: 30,
+      retries: 2,
+      retryInterval: 20,
+      timeout: 24,
+    });
+    expect([...shop.tags].sort()).toEqual(
+      ['critical', 'env:production', 'group:Production', 'region:eu-west-1', 'team:web'].sort(),
+    );
+    expect(await monitorOf(5)).toMatchObject({
+      assertions: [{ kind: 'keyword', value: 'Welcome to Acme Shop', mode: 'present' }],
+    });
+    expect(await monitorOf(6)).toMatchObject({
+      assertions: [{ kind: 'json', path: '$.status', op: 'equals', value: 'ok' }],
+      tags: expect.arrayContaining(['group:Production', 'group:Payments', 'team:payments']),
+    });
+    expect(await monitorOf(7)).toMatchObject({
+      assertions: [{ path: '$.db.healthy', value: 'true' }],
+    });
+    expect(await monitorOf(8)).toMatchObject({
+      auth: { kind: 'basic', username: 'admin', hasSecret: true },
+    });
+    const partner = await monitorOf(9);
+    if (partner.type !== 'http') throw new Error('http expected');
+    expect(partner.headers).toEqual([
+      { name: 'X-Api-Key', secret: true, hasValue: true },
+      { name: 'Accept', secret: false, hasValue: true, value: 'application/json' },
+    ]);
+    expect(await monitorOf(10)).toMatchObject({
+      followRedirects: false,
+      acceptedStatusCodes: ['300-399'],
+    });
+    expect(await monitorOf(11)).toMatchObject({ acceptedStatusCodes: ['200-299', '418'] });
+    expect(await monitorOf(12)).toMatchObject({
+      method: 'POST',
+      bodyType: 'json',
+      acceptedStatusCodes: ['201'],
+    });
+    expect(await monitorOf(13)).toMatchObject({ timeout: 1 });
+    expect(await monitorOf(15)).toMatchObject({ acceptedStatusCodes: ['100-199', '300-599'] });
+    expect(await monitorOf(17)).toMatchObject({
+      type: 'tcp',
+      host: '127.0.0.1',
+      port: 5439,
+      retries: 2,
+    });
+    expect(await monitorOf(18)).toMatchObject({
+      type: 'dns',
+      host: 'shop.acme.test',
+      recordType: 'A',
+      resolver: '127.0.0.1:5354',
+    });
+    expect(await monitorOf(19)).toMatchObject({ recordType: 'MX' });
+    expect(await monitorOf(20)).toMatchObject({ resolver: '1.1.1.1' });
+    expect(await monitorOf(21)).toMatchObject({
+      type: 'push',
+      pushToken: 'fixtureBackupPushToken0000000001',
+    });
+    expect(await monitorOf(26)).toMatchObject({
+      paused: true,
+      description: 'Kept for history; paused',
+    });
+  });
+
+  it('brings the notifications with their secrets and links, the default one first', async () => {
+    const channels = ChannelList.parse(
+      (await t.inject({ url: '/api/v1/notification-channels' })).json(),
+    ).items;
+    // Listed by name.
+    expect(channels.map((c) => [c.name, c.kind, c.isDefault])).toEqual([
+      ['Email ops@acme.example', 'email', false],
+      ['Ops webhook (alert router)', 'webhook', true],
+      ['Slack #ops-alerts', 'slack', false],
+      ['Telegram on-call group', 'telegram', false],
+    ]);
+    const email = channels.find((c) => c.kind === 'email')!;
+    expect(email).toMatchObject({
+      secretsSet: ['password'],
+      config: { to: ['ops@acme.example', 'oncall@acme.example'] },
+    });
+    const ids = new Map(channels.map((c) => [c.kind, c.id]));
+    expect([...(await monitorOf(6)).channelIds].sort()).toEqual(
+      [ids.get('webhook'), ids.get('slack'), ids.get('telegram')].sort(),
+    );
+    expect((await monitorOf(21)).channelIds).toEqual([ids.get('webhook')]);
+  });
+
+  it('makes the status page with its sections and the maintenance window', async () => {
+    const [listed] = StatusPageList.parse(
+      (await t.inject({ url: '/api/v1/status-pages' })).json(),
+    ).items;
+    const page = StatusPage.parse(
+      (await t.inject({ url: `/api/v1/status-pages/${listed!.id}` })).json(),
+    );
+    expect(page).toMatchObject({
+      slug: 'acme',
+      title: 'Acme Status',
+      customDomain: 'status.acme.example',
+      published: true,
+    });
+    expect(page.footer).toContain('© 2026 Acme Inc.');
+    expect(page.sections.map((s) => [s.title, s.components.map((c) => c.monitorName)])).toEqual([
+      ['Website', ['Shop homepage', 'Shop homepage shows welcome text', 'Shop web port']],
+      [
+        'APIs',
+        [
+          'API status',
+          'API database health',
+          'Partner API (custom headers)',
+          'Orders API accepts POST',
+        ],
+      ],
+    ]);
+    const [window] = MaintenanceList.parse(
+      (await t.inject({ url: '/api/v1/maintenance' })).json(),
+    ).items;
+    expect(window).toMatchObject({
+      title: 'Weekly database maintenance',
+      timezone: 'Europe/Berlin',
+      schedule: { kind: 'cron', expression: '0 2 * * 0', durationMinutes: 90 },
+    });
+    if (window!.scope.kind !== 'monitors') throw new Error('monitors expected');
+    expect(window!.scope.monitorIds.sort()).toEqual(
+      [(await monitorOf(7)).id, (await monitorOf(17)).id].sort(),
+    );
+  });
+
+  it('answers pushes at their Kuma token, as Kuma’s clients send them', async () => {
+    const res = await t.inject({
+      url: '/api/push/fixtureBackupPushToken0000000001?status=up&msg=OK&ping=',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('OK');
+    const down = await t.inject({
+      url: '/api/push/fixtureInvoicePushToken000000002?status=down&msg=failed&ping=12',
+    });
+    expect(down.statusCode).toBe(200);
+    expect(
+      (await t.inject({ url: '/api/push/fixtureInvoicePushToken000000009?status=up' })).statusCode,
+    ).toBe(404);
+  });
+
+  it('carries stat_daily, stat_hourly and stat_minutely into the rollups', async () => {
+    const ids = new Map<number, number>();
+    for (const m of await t.database.db
+      .selectFrom('monitors')
+      .select(['id', 'config_key'])
+      .execute()) {
+      const kuma = /^kuma-monitor-(\d+)$/.exec(m.config_key ?? '');
+      if (kuma) ids.set(Number(kuma[1]), m.id);
+    }
+    for (const [level, table] of [
+      ['day', 'stat_daily'],
+      ['hour', 'stat_hourly'],
+      ['minute', 'stat_minutely'],
+    ] as const) {
+      const kuma = fixtureRows<{ monitor_id: number; timestamp: number; up: number; down: number }>(
+        `select monitor_id, timestamp, up, down from ${table} where up + down > 0 order by monitor_id, timestamp`,
+      )
+        .filter((r) => ids.has(r.monitor_id))
+        .map((r) => ({
+          monitor: ids.get(r.monitor_id)!,
+          bucket: r.timestamp * 1000,
+          up: r.up,
+          down: r.down,
+        }));
+      const ours = (
+        await t.database.db
+          .selectFrom(`rollup_${level}` as 'rollup_day')
+          .select(['monitor_id', 'bucket', 'up', 'down', 'checks'])
+          .orderBy('monitor_id')
+          .orderBy('bucket')
+          .execute()
+      ).map((r) => ({
+        monitor: Number(r.monitor_id),
+        bucket: Number(r.bucket),
+        up: Number(r.up),
+        down: Number(r.down),
+      }));
+      expect(ours).toEqual(kuma);
+      expect(kuma.length).toBeGreaterThan(0);
+    }
+    expect(report.history).toMatchObject({ monitors: 21, days: 21, hours: 21 });
+  });
+
+  it('imports nothing twice when run again', async () => {
+    const before = await monitors();
+    const days = await t.database.db
+      .selectFrom('rollup_day')
+      .select(['monitor_id', 'up', 'down'])
+      .execute();
+    const res = await upload(kumaDb);
+    expect(res.statusCode).toBe(200);
+    const again = ImportReport.parse(res.json());
+    expect(again.counts).toEqual({ created: 0, existing: 27, merged: 3, skipped: 2 });
+    expect(again.history).toEqual({ monitors: 0, days: 0, hours: 0, minutes: 0 });
+    expect(await monitors()).toHaveLength(before.length);
+    expect(
+      await t.database.db.selectFrom('rollup_day').select(['monitor_id', 'up', 'down']).execute(),
+    ).toEqual(days);
+  });
+  it('imports a Kuma 1.x JSON backup, keeping its 10-character push token', async () => {
+    const backup = {
+      version: '1.23.16',
+      notificationList: [
+        {
+          id: 7,
+          name: 'Legacy hook',
+          config: JSON.stringify({
+            type: 'webhook',
+            webhookURL: 'http://127.0.0.1:9/hook',
+            webhookContentType: 'json',
+          }),
+          active: 1,
+          is_default: 0,
+          user_id: 1,
+        },
+      ],
+      monitorList: [
+        {
+          id: 40,
+          name: 'Legacy API',
+          type: 'keyword',
+          url: 'http://127.0.0.1:9/health',
+          keyword: 'healthy',
+          interval: 60,
+          retryInterval: 60,
+          maxretries: 1,
+          active: true,
+          accepted_statuscodes: ['200-299'],
+          notificationIDList: { '7': true },
+          tags: [{ tag_id: 9, name: 'legacy', color: '#000000', value: '' }],
+        },
+        {
+          id: 41,
+          name: 'Old cron',
+          type: 'push',
+          pushToken: 'abcDEF1234',
+          interval: 300,
+          active: 1,
+        },
+        { id: 42, name: 'Router', type: 'ping', hostname: '10.0.0.1', interval: 60, active: 1 },
+      ],
+    };
+    const res = await upload(Buffer.from(JSON.stringify(backup)));
+    expect(res.statusCode).toBe(200);
+    const got = ImportReport.parse(res.json());
+    expect(got.origin).toBe('Uptime Kuma 1.23.16 JSON backup');
+    expect(got.items.map((i) => [i.source, i.outcome])).toEqual([
+      ['monitor #40 (keyword)', 'created'],
+      ['monitor #41 (push)', 'created'],
+      ['monitor #42 (ping)', 'skipped'],
+      ['notification #7 (webhook)', 'created'],
+    ]);
+    expect(await monitorOf(40)).toMatchObject({
+      tags: ['legacy'],
+      assertions: [{ kind: 'keyword', value: 'healthy' }],
+    });
+    expect(
+      (await t.inject({ url: '/api/push/abcDEF1234?status=up&msg=OK&ping=' })).statusCode,
+    ).toBe(200);
+    await expectRefused(Buffer.from('{"version": 1}'), 'kuma_bad_backup');
+  });
+});
