@@ -5,4 +5,6 @@ export const settingsKeys = {
   auditAll: () => ['audit'] as const,
   audit: (action: string | null) => ['audit', action ?? 'all'] as const,
   cluster: () => ['cluster'] as const,
+  settings: () => ['settings'] as const,
+  storage: () => ['settings', 'storage'] as const,
 };

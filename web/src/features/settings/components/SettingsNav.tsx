@@ -5,9 +5,11 @@ import { useMe } from '../../auth/api/session';
 import { atLeast } from '../../auth/roles';
 
 const sections: readonly { to: string; label: string; icon: IconName; role: Role }[] = [
+  { to: 'general', label: 'General', icon: 'wrench', role: 'admin' },
   { to: 'account', label: 'Account', icon: 'user', role: 'viewer' },
   { to: 'api-keys', label: 'API keys', icon: 'key', role: 'viewer' },
   { to: 'users', label: 'Users', icon: 'users', role: 'admin' },
+  { to: 'retention', label: 'Data retention', icon: 'clock', role: 'admin' },
   { to: 'audit', label: 'Audit log', icon: 'list', role: 'admin' },
   { to: 'backups', label: 'Backups', icon: 'download', role: 'admin' },
   { to: 'cluster', label: 'Cluster', icon: 'server', role: 'admin' },

@@ -1,0 +1,125 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../server/test/support/app.js';
+import { newPage, screenshotAll, watchErrors } from './support/auth-ui.js';
+import { launchBrowser, signIn, webDist } from './support/browser.js';
+
+/** Settings → General and Data retention in real Chromium, as the owner and as an admin. */
+describe('the general and data retention screens in a browser', () => {
+  let browser: Browser;
+  let app: TestApp;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+
+  const settings = async () =>
+    (await app.inject({ url: '/api/v1/settings' })).json<{
+      general: { instanceName: string };
+      retention: Record<string, number | null>;
+    }>();
+
+  beforeAll(async () => {
+    app = await startTestApp({ engine: 'sqlite', listen: true, webDist });
+    browser = await launchBrowser();
+    ({ context, page } = await newPage(browser));
+    await signIn(context, app.url, app.owner.email, app.owner.password);
+    errors = watchErrors(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('changes the retention, shows errors next to fields, and keeps edits when a save fails', async () => {
+    await page.goto(`${app.url}/settings/account`);
+    await page
+      .getByRole('navigation', { name: 'Settings' })
+      .getByRole('link', { name: 'Data retention' })
+      .click();
+    await page.waitForURL(/\/settings\/retention$/);
+    await page.getByTestId('storage').getByText('Database now').waitFor();
+    expect(await page.title()).toMatch(/^Data retention · Settings/);
+
+    const raw = page.getByLabel('Raw check results');
+    const hour = page.getByLabel('Hour rollups');
+    await raw.fill('0');
+    await hour.fill('20');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Keep raw check results at least 1 day').waitFor();
+    await page.getByText('Keep hour rollups at least 31 days').waitFor();
+    expect((await settings()).retention.rawDays).toBe(30);
+
+    // A save the network swallows leaves what was typed in place.
+    await raw.fill('14');
+    await hour.fill('400');
+    await page.route('**/api/v1/settings', (route) =>
+      route.request().method() === 'PUT' ? route.abort() : route.continue(),
+    );
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Cannot reach the Pagewatch server').waitFor();
+    expect(await raw.inputValue()).toBe('14');
+    expect(await hour.inputValue()).toBe('400');
+    await page.unroute('**/api/v1/settings');
+    // The aborted request is logged by the browser; that one was on purpose.
+    errors.splice(0, errors.length);
+
+    await page.getByLabel('Keep day rollups forever').uncheck();
+    await page.getByLabel('Day rollups', { exact: true }).fill('500');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Retention saved').waitFor();
+    expect((await settings()).retention).toEqual({
+      rawDays: 14,
+      minuteRollupDays: 90,
+      hourRollupDays: 400,
+      dayRollupDays: 500,
+    });
+    await page.reload();
+    expect(await page.getByLabel('Raw check results').inputValue()).toBe('14');
+    await page.getByTestId('storage').getByText('Projected size').waitFor();
+    await screenshotAll(page, 'settings-retention');
+    expect(errors).toEqual([]);
+  });
+
+  it('deletes all data only after the instance name is typed out', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/monitors',
+      payload: { type: 'http', name: 'Shop', url: 'http://127.0.0.1:9/' },
+    });
+    expect(created.statusCode).toBe(201);
+    await app.identity('admin', 'ada@example.com');
+    await page.goto(`${app.url}/settings/general`);
+    await page.getByRole('heading', { name: 'Danger zone' }).waitFor();
+    await page
+      .getByLabel('New owner')
+      .getByRole('option', { name: /ada@example\.com/ })
+      .waitFor({ state: 'attached' });
+    await page.getByText('PAGEWATCH_PUBLIC_URL').waitFor();
+    await screenshotAll(page, 'settings-general');
+
+    await page.getByRole('button', { name: 'Delete all data…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete all data?' });
+    await dialog.getByLabel('Type Pagewatch to confirm').fill('pagewatch');
+    await dialog.getByRole('button', { name: 'Delete all data' }).click();
+    await dialog.getByText('That is not the instance name: type Pagewatch').waitFor();
+    expect((await app.inject({ url: '/api/v1/monitors' })).json().items).toHaveLength(1);
+    await screenshotAll(page, 'settings-delete-all');
+
+    await dialog.getByLabel('Type Pagewatch to confirm').fill('Pagewatch');
+    await dialog.getByRole('button', { name: 'Delete all data' }).click();
+    await page.getByText('All data deleted').waitFor();
+    await page.getByText('1 monitor,').waitFor();
+    expect((await app.inject({ url: '/api/v1/monitors' })).json().items).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows an admin the settings but not the danger zone', async () => {
+    const admin = await app.identity('admin');
+    const { context: theirs, page: adminPage } = await newPage(browser);
+    await signIn(theirs, app.url, admin.email, admin.password);
+    await adminPage.goto(`${app.url}/settings/general`);
+    await adminPage.getByLabel('Instance name').waitFor();
+    expect(await adminPage.getByRole('heading', { name: 'Danger zone' }).count()).toBe(0);
+    await theirs.close();
+  });
+});

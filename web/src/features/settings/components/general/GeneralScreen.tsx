@@ -1,0 +1,125 @@
+import { displayTimeZones, GeneralSettings, type Settings } from '@pagewatch/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Button } from '../../../../components/ui/Button';
+import { Field } from '../../../../components/ui/Field';
+import { ErrorNotice, Notice } from '../../../../components/ui/Notice';
+import { LoadingBlock } from '../../../../components/ui/Skeleton';
+import { isApiError } from '../../../../lib/api';
+import { useSchemaForm } from '../../../../lib/use-schema-form';
+import { useMe } from '../../../auth/api/session';
+import { settingsQuery, useUpdateSettings } from '../../api/settings';
+import { withinGroup } from '../../group-errors';
+import { DangerZone } from './DangerZone';
+
+function GeneralForm({ settings }: { settings: Settings }) {
+  const save = useUpdateSettings();
+  const initial = useMemo(() => ({ ...settings.general }), [settings.general]);
+  const form = useSchemaForm({ initial, schema: GeneralSettings });
+  const [saved, setSaved] = useState(false);
+  const zones = useMemo(() => {
+    const list = displayTimeZones(Intl.supportedValuesOf('timeZone'));
+    return list.includes(form.values.timeZone) ? list : [form.values.timeZone, ...list];
+  }, [form.values.timeZone]);
+  const otherError =
+    save.error && !(isApiError(save.error) && save.error.fieldErrors.length) ? save.error : null;
+  return (
+    <form
+      ref={form.formRef}
+      className="panel stack-form"
+      aria-labelledby="general-title"
+      noValidate
+      onBlur={form.onBlur}
+      onChange={() => setSaved(false)}
+      onSubmit={form.handleSubmit((general) => {
+        setSaved(false);
+        save.mutate(
+          { general },
+          {
+            // What was typed stays in the form when the save fails.
+            onSuccess: (next) => {
+              form.reset({ ...next.general });
+              setSaved(true);
+            },
+            onError: (e) => form.showServerErrors(withinGroup(e, 'general')),
+          },
+        );
+      })}
+    >
+      <h3 id="general-title" className="panel__title">
+        Instance
+      </h3>
+      <Field
+        name="instanceName"
+        label="Instance name"
+        hint="What this instance is called; typed out to confirm deleting all data."
+        error={form.errorFor('instanceName')}
+      >
+        {(p) => <input {...p} className="input" maxLength={100} {...form.bind('instanceName')} />}
+      </Field>
+      <Field
+        name="timeZone"
+        label="Display time zone"
+        hint="Current IANA names, such as Europe/Kyiv or Asia/Kolkata."
+        error={form.errorFor('timeZone')}
+      >
+        {(p) => (
+          <select {...p} className="input select" {...form.bind('timeZone')}>
+            {zones.map((z) => (
+              <option key={z} value={z}>
+                {z.replaceAll('_', ' ')}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {otherError && <ErrorNotice error={otherError} />}
+      {saved && <Notice live title="Settings saved" />}
+      <div className="stack-form__buttons">
+        <Button type="submit" variant="primary" busy={save.isPending}>
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Where people reach Pagewatch: fixed by the environment, shown here with how to change it. */
+function PublicUrl({ url }: { url: string | null }) {
+  return (
+    <section className="panel" aria-labelledby="public-url-title">
+      <h3 id="public-url-title" className="panel__title">
+        Public URL
+      </h3>
+      {url ? (
+        <p className="setting-value">
+          <code>{url}</code>
+        </p>
+      ) : (
+        <p className="setting-value setting-value--none">Not set</p>
+      )}
+      <p className="panel__intro setting-note">
+        Set with <code>PAGEWATCH_PUBLIC_URL</code> where the server starts (see the configuration
+        docs); a restart applies a change. It is the address in notification links and push URLs,
+        and browser checks never load it.
+        {!url &&
+          ' Without it, notifications carry no links and push URLs use this browser’s address.'}
+      </p>
+    </section>
+  );
+}
+
+/** Settings → General: name, time zone, public URL; the owner's danger zone below. */
+export function GeneralScreen() {
+  const me = useMe();
+  const { data, error, isPending } = useQuery(settingsQuery());
+  if (isPending) return <LoadingBlock label="Loading settings" />;
+  if (error) return <ErrorNotice error={error} />;
+  return (
+    <div className="settings-stack">
+      <GeneralForm settings={data} />
+      <PublicUrl url={data.environment.publicUrl} />
+      {me.role === 'owner' && <DangerZone instanceName={data.general.instanceName} />}
+    </div>
+  );
+}
