@@ -79,7 +79,9 @@ function monitorEntry<T extends z.ZodObject>(input: T) {
       if (checked.success) return;
       const said = new Set(payload.issues.map((i) => `${i.path?.join('.')}\n${i.code}`));
       for (const issue of checked.error.issues) {
-        if (!said.has(`${issue.path.join('.')}\n${issue.code}`)) payload.issues.push(issue);
+        // A finished issue is a raw one with its message set (zod keeps the message given).
+        const raw = issue as z.core.$ZodRawIssue;
+        if (!said.has(`${issue.path.join('.')}\n${issue.code}`)) payload.issues.push(raw);
       }
     });
 }
