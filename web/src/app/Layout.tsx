@@ -6,6 +6,7 @@ import { authKeys } from '../features/auth/api/keys';
 import { useMe } from '../features/auth/api/session';
 import { UserMenu } from '../features/auth/components/UserMenu';
 import { atLeast } from '../features/auth/roles';
+import { useDisplayTimeZone } from '../features/settings/api/display-zone';
 import { liveStore, startLiveUpdates, type LiveState } from '../features/monitors/api/live';
 
 const liveText: Record<LiveState, string> = {
@@ -57,6 +58,7 @@ function useLiveUpdates() {
 export function Layout() {
   const navigation = useNavigation();
   const me = useMe();
+  useDisplayTimeZone();
   useFocusOnNavigate();
   useLiveUpdates();
   return (

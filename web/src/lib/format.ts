@@ -34,33 +34,51 @@ export function formatRelative(iso: string | null | undefined, now: number = Dat
   return diff >= 0 ? `${text} ago` : `in ${text}`;
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, {
+const dateTimeOptions: Intl.DateTimeFormatOptions = {
   year: 'numeric',
   month: 'short',
   day: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
-});
-
-const shortDateTime = new Intl.DateTimeFormat(undefined, {
+};
+const shortDateTimeOptions: Intl.DateTimeFormatOptions = {
   month: 'short',
   day: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
+};
+
+const formatters = (timeZone: string | undefined) => ({
+  dateTime: new Intl.DateTimeFormat(undefined, { ...dateTimeOptions, timeZone }),
+  shortDateTime: new Intl.DateTimeFormat(undefined, { ...shortDateTimeOptions, timeZone }),
 });
+// The browser's own zone until the instance's display time zone is known (Settings → General).
+let current = formatters(undefined);
+let currentZone: string | null = null;
+
+/** Shows times in this IANA zone from now on; null for the browser's zone. */
+export function setDisplayTimeZone(zone: string | null): void {
+  if (zone === currentZone) return;
+  try {
+    current = formatters(zone ?? undefined);
+    currentZone = zone;
+  } catch {
+    // A zone this browser does not know: keep showing its own.
+  }
+}
 
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return DASH;
   const t = Date.parse(iso);
-  return Number.isNaN(t) ? DASH : dateTime.format(t);
+  return Number.isNaN(t) ? DASH : current.dateTime.format(t);
 }
 
 export function formatShortDateTime(iso: string | null | undefined): string {
   if (!iso) return DASH;
   const t = Date.parse(iso);
-  return Number.isNaN(t) ? DASH : shortDateTime.format(t);
+  return Number.isNaN(t) ? DASH : current.shortDateTime.format(t);
 }
 
 /** Seconds as "30 s", "5 min", "1 h 30 min", "1 d". */

@@ -60,7 +60,7 @@ function GeneralForm({ settings }: { settings: Settings }) {
       <Field
         name="timeZone"
         label="Display time zone"
-        hint="Current IANA names, such as Europe/Kyiv or Asia/Kolkata."
+        hint="Dates and times in lists and details show in this zone for everyone; charts use each browser’s own. Current IANA names, such as Europe/Kyiv or Asia/Kolkata."
         error={form.errorFor('timeZone')}
       >
         {(p) => (
