@@ -48,6 +48,7 @@ export const router = createBrowserRouter([
               { path: 'api-keys', lazy: () => import('./routes/settings-api-keys') },
               { path: 'audit', lazy: () => import('./routes/settings-audit') },
               { path: 'backups', lazy: () => import('./routes/settings-backups') },
+              { path: 'import', lazy: () => import('./routes/settings-import') },
               { path: 'general', lazy: () => import('./routes/settings-general') },
               { path: 'retention', lazy: () => import('./routes/settings-retention') },
               { path: 'cluster', lazy: () => import('./routes/settings-cluster') },

@@ -12,6 +12,7 @@ const sections: readonly { to: string; label: string; icon: IconName; role: Role
   { to: 'retention', label: 'Data retention', icon: 'clock', role: 'admin' },
   { to: 'audit', label: 'Audit log', icon: 'list', role: 'admin' },
   { to: 'backups', label: 'Backups', icon: 'download', role: 'admin' },
+  { to: 'import', label: 'Import', icon: 'plus', role: 'admin' },
   { to: 'cluster', label: 'Cluster', icon: 'server', role: 'admin' },
 ];
 
