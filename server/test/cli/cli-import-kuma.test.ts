@@ -10,11 +10,15 @@ const KUMA_DB = path.resolve(
   '../../../../shared/fixtures/uptime-kuma-2.5.3/kuma.db',
 );
 
+/** The day after the fixture was made, running: its statistics stay within the 90 days read. */
+const started = Date.now();
+const clock = { now: () => Date.UTC(2026, 10, 26, 12) + (Date.now() - started) };
+
 describe('npx pagewatch import uptime-kuma', () => {
   let t: TestApp;
   let dir: string;
   beforeAll(async () => {
-    t = await startTestApp({ engine: 'sqlite', listen: true });
+    t = await startTestApp({ engine: 'sqlite', listen: true, clock });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pagewatch-kuma-cli-'));
   });
   afterAll(async () => {

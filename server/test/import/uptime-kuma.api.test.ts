@@ -7,6 +7,7 @@ import {
   MaintenanceList,
   Monitor,
   MonitorList,
+  MonitorStats,
   Problem,
   StatusPage,
   StatusPageList,
@@ -50,10 +51,14 @@ function alteredFixture(sql: string): Buffer {
   }
 }
 
+/** The day after the fixture was made, running: its statistics stay within the 90 days read. */
+const started = Date.now();
+const clock = { now: () => Date.UTC(2026, 10, 26, 12) + (Date.now() - started) };
+
 describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ engine });
+    t = await startTestApp({ engine, clock });
   });
   afterAll(async () => t?.stop());
 
@@ -363,6 +368,29 @@ describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
       expect(kuma.length).toBeGreaterThan(0);
     }
     expect(report.history).toMatchObject({ monitors: 21, days: 21, hours: 21 });
+  });
+
+  it('continues the uptime figures and latency from Kuma’s statistics', async () => {
+    const [daily] = fixtureRows<{ up: number; down: number; ping: number }>(
+      'select up, down, ping from stat_daily where monitor_id = 4',
+    );
+    const shop = await monitorOf(4);
+    const stats = MonitorStats.parse(
+      (await t.inject({ url: `/api/v1/monitors/${shop.id}/stats?window=90d` })).json(),
+    );
+    expect(stats).toMatchObject({
+      checks: daily!.up + daily!.down,
+      up: daily!.up,
+      down: daily!.down,
+    });
+    expect(stats.uptime).toBeCloseTo((100 * daily!.up) / (daily!.up + daily!.down), 6);
+    expect(stats.latency.avg).toBeCloseTo(daily!.ping, 3);
+    const slow = MonitorStats.parse(
+      (
+        await t.inject({ url: `/api/v1/monitors/${(await monitorOf(13)).id}/stats?window=90d` })
+      ).json(),
+    );
+    expect(slow).toMatchObject({ up: 0, uptime: 0 });
   });
 
   it('imports nothing twice when run again', async () => {
