@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -7,6 +8,7 @@ import { Worker } from 'node:worker_threads';
  */
 const WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
+const fs = require('node:fs');
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.file);
 db.pragma('busy_timeout = 5000');
@@ -19,7 +21,11 @@ const tick = () => {
     // Under steady writes the WAL is never wholly copied at the moment a writer starts, so it
     // never rewinds and grows by gigabytes: past the limit, wait briefly for the readers and
     // truncate it (writers wait for that moment; PASSIVE already copied nearly everything).
-    if (done && done.log > workerData.truncateFrames) {
+    // A backup's snapshot (backupMarker) keeps the WAL whatever we do: truncating would only
+    // stall the writer for the wait, every second, until the backup ends.
+    const marker = fs.statSync(workerData.file + '-backup', { throwIfNoEntry: false });
+    const backingUp = marker && Date.now() - marker.mtimeMs < workerData.markerFreshMs;
+    if (done && done.log > workerData.truncateFrames && !backingUp) {
       db.pragma('busy_timeout = ' + workerData.truncateWaitMs);
       const [cut] = db.pragma('wal_checkpoint(TRUNCATE)');
       db.pragma('busy_timeout = 5000');
@@ -42,6 +48,25 @@ parentPort.on('message', (msg) => {
 /** WAL frames (4 KiB pages) past which the WAL is truncated: 64 MiB. */
 const TRUNCATE_FRAMES = 16_384;
 
+/** A backup's marker older than this is left by a process that died: truncation goes on. */
+const BACKUP_MARKER_FRESH_MS = 30_000;
+
+/**
+ * Marks a long read of `file` (a backup) for every checkpointer on the machine, so they stop
+ * trying to truncate the WAL it holds; kept fresh while it lasts. Returns the release.
+ */
+export function backupMarker(file: string): () => void {
+  const marker = `${file}-backup`;
+  const touch = () => fs.writeFileSync(marker, `${process.pid}\n`);
+  touch();
+  const timer = setInterval(touch, BACKUP_MARKER_FRESH_MS / 3);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    fs.rmSync(marker, { force: true });
+  };
+}
+
 export interface Checkpointer {
   stop(): Promise<void>;
 }
@@ -60,7 +85,14 @@ export function startCheckpointer(
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER, {
     eval: true,
-    workerData: { file, driver, everyMs, truncateFrames: TRUNCATE_FRAMES, truncateWaitMs: 200 },
+    workerData: {
+      file,
+      driver,
+      everyMs,
+      truncateFrames: TRUNCATE_FRAMES,
+      truncateWaitMs: 200,
+      markerFreshMs: BACKUP_MARKER_FRESH_MS,
+    },
   });
   worker.unref();
   let warnedAt = 0;

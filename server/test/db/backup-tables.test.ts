@@ -1,7 +1,8 @@
+import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
-import { BACKUP_TABLES, EXCLUDED_TABLES } from '../../src/db/backup/index.js';
+import { BACKUP_TABLES, EXCLUDED_TABLES, backupRepository } from '../../src/db/backup/index.js';
 import { engines, openTestDatabase } from '../support/engines.js';
 
 /** A new table must be placed in the backup's order (or excluded with a reason, ADR 29). */
@@ -23,4 +24,15 @@ describe.each(engines)('backup tables on %s', (engine) => {
     expect(new Set(classified).size).toBe(classified.length);
     expect(rows.map((r) => r.name).sort()).toEqual([...classified].sort());
   });
+
+  it.runIf(engine === 'sqlite')(
+    'marks the file while a snapshot is open, so checkpointers leave its WAL alone',
+    async () => {
+      const marker = `${opened.database.file}-backup`;
+      const snapshot = await backupRepository(opened.database).snapshot();
+      expect(fs.readFileSync(marker, 'utf8')).toBe(`${process.pid}\n`);
+      await snapshot.close();
+      expect(fs.existsSync(marker)).toBe(false);
+    },
+  );
 });

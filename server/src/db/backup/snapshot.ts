@@ -1,5 +1,6 @@
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database, Engine } from '../database.js';
+import { backupMarker } from '../sqlite-checkpointer.js';
 import { columnsOf, lastMigration, tablesOf } from './tables.js';
 
 /** One table's rows as value arrays in `columns` order, a batch at a time. */
@@ -38,6 +39,7 @@ async function openSqliteSnapshot(database: Database): Promise<Snapshot> {
   if (!database.file) throw new Error('An in-memory SQLite database cannot be backed up');
   const { default: SQLite } = await import('better-sqlite3');
   const native = new SQLite(database.file, { readonly: true, fileMustExist: true });
+  const release = backupMarker(database.file);
   native.pragma('busy_timeout = 5000');
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: native }) });
   try {
@@ -73,10 +75,12 @@ async function openSqliteSnapshot(database: Database): Promise<Snapshot> {
       close: async () => {
         if (native.inTransaction) native.exec('rollback');
         await db.destroy();
+        release();
       },
     };
   } catch (err) {
     await db.destroy();
+    release();
     throw err;
   }
 }
