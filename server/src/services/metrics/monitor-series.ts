@@ -84,7 +84,11 @@ export class MonitorSeries {
         const rows = await this.deps.repos.monitorMetrics.gauges();
         this.rows = new Map(rows.map((r) => [r.id, r]));
         this.loadedAt = this.deps.clock.now();
-        for (const event of this.queued) this.apply(event);
+        // Taken out before replaying: apply() queues while a queue exists, and replaying into
+        // the queue being read grew it without end (a crashed test run, "invalid size").
+        const queued = this.queued ?? [];
+        this.queued = null;
+        for (const event of queued) this.apply(event);
       } catch (err) {
         this.dirty = true;
         throw err;
