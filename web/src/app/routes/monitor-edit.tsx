@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Icon } from '../../components/ui/Icon';
 import { RequireRole } from '../../features/auth/components/RequireRole';
+import { ManagedByConfig } from '../../features/config/ManagedByConfig';
 import { useUpdateMonitor } from '../../features/monitors/api/mutations';
 import { fromMonitor } from '../../features/monitors/components/form/form-values';
 import { MonitorForm } from '../../features/monitors/components/form/MonitorForm';
@@ -43,7 +44,9 @@ function EditMonitorScreen() {
             {monitor.name}
           </Link>
           <h1 className="page-title">Edit monitor</h1>
-          <EditForm monitor={monitor} />
+          <ManagedByConfig kind="monitors" id={monitor.id}>
+            <EditForm monitor={monitor} />
+          </ManagedByConfig>
         </>
       )}
     </WithMonitor>

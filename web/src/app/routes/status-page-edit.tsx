@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/Button';
 import { ErrorNotice } from '../../components/ui/Notice';
 import { LoadingBlock } from '../../components/ui/Skeleton';
 import { RequireRole } from '../../features/auth/components/RequireRole';
+import { ManagedByConfig } from '../../features/config/ManagedByConfig';
 import { usePageId } from '../../features/status-pages/usePageId';
 import { statusPageQuery } from '../../features/status-pages/api/status-pages';
 import { StatusPageEditor } from '../../features/status-pages/components/StatusPageEditor';
@@ -28,7 +29,11 @@ function Loaded({ id }: { id: number }) {
       />
     );
   }
-  return <StatusPageEditor page={data} saved={saved} />;
+  return (
+    <ManagedByConfig kind="statusPages" id={data.id}>
+      <StatusPageEditor page={data} saved={saved} />
+    </ManagedByConfig>
+  );
 }
 
 function StatusPageEdit() {

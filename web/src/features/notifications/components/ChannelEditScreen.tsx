@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { Icon } from '../../../components/ui/Icon';
 import { ErrorNotice, Notice } from '../../../components/ui/Notice';
 import { LoadingBlock } from '../../../components/ui/Skeleton';
+import { ManagedByConfig } from '../../config/ManagedByConfig';
 import { channelQuery } from '../api/queries';
 import { ChannelForm } from './ChannelForm';
 import { ChannelTools } from './ChannelTools';
@@ -45,7 +46,9 @@ export function EditChannelScreen() {
       <h1 className="page-title">{channel.name}</h1>
       {saved && <Notice live title="Saved." className="section-gap" />}
       <ChannelTools channel={channel} />
-      <ChannelForm key={channel.updatedAt} channel={channel} onSaved={() => setSaved(true)} />
+      <ManagedByConfig kind="channels" id={channel.id}>
+        <ChannelForm key={channel.updatedAt} channel={channel} onSaved={() => setSaved(true)} />
+      </ManagedByConfig>
     </>
   );
 }

@@ -1,0 +1,101 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../server/test/support/app.js';
+import { newPage, screenshotAll, watchErrors } from './support/auth-ui.js';
+import { launchBrowser, signIn, webDist } from './support/browser.js';
+
+const document = {
+  version: 1,
+  channels: [
+    {
+      key: 'ops-hook',
+      kind: 'webhook',
+      name: 'Ops hook',
+      config: { url: 'https://hooks.example.com/x' },
+    },
+  ],
+  monitors: [
+    {
+      key: 'shop',
+      type: 'http',
+      name: 'Shop',
+      url: 'https://shop.example.com/',
+      tags: ['prod'],
+      paused: true,
+      channels: ['ops-hook'],
+    },
+  ],
+  statusPages: [
+    {
+      key: 'status',
+      slug: 'status',
+      title: 'Example status',
+      sections: [{ title: 'Services', components: [{ monitor: 'shop' }] }],
+    },
+  ],
+};
+
+/** A resource applied from files is read-only in the UI, until an admin detaches it. */
+describe('managed by config, in a browser', () => {
+  let browser: Browser;
+  let app: TestApp;
+  let page: Page;
+  let errors: string[];
+  let ids: { monitor: number; channel: number; page: number };
+
+  beforeAll(async () => {
+    app = await startTestApp({ engine: 'sqlite', listen: true, webDist });
+    const applied = await app.inject({
+      method: 'POST',
+      url: '/api/v1/config/apply',
+      payload: { document },
+    });
+    expect(applied.statusCode, applied.body).toBe(200);
+    const managed = (await app.inject('/api/v1/config/managed')).json<
+      Record<'monitors' | 'channels' | 'statusPages', { id: number }[]>
+    >();
+    ids = {
+      monitor: managed.monitors[0]?.id ?? 0,
+      channel: managed.channels[0]?.id ?? 0,
+      page: managed.statusPages[0]?.id ?? 0,
+    };
+    browser = await launchBrowser();
+    let context;
+    ({ context, page } = await newPage(browser));
+    await signIn(context, app.url, app.owner.email, app.owner.password);
+    errors = watchErrors(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('shows the monitor’s form read-only under the notice, then editable once detached', async () => {
+    await page.goto(`${app.url}/monitors/${ids.monitor}/edit`);
+    await page.getByText('Managed by config').waitFor();
+    await page.getByText('under the key shop').waitFor();
+    const name = page.getByLabel('Name', { exact: true });
+    expect(await name.isDisabled()).toBe(true);
+    await screenshotAll(page, 'config-managed-monitor');
+
+    await page.getByRole('button', { name: 'Detach from config' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Detach' }).click();
+    await page.getByText('Managed by config').waitFor({ state: 'detached' });
+    expect(await name.isDisabled()).toBe(false);
+    const after = (await app.inject('/api/v1/config/managed')).json<{ monitors: unknown[] }>();
+    expect(after.monitors).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the channel’s and the status page’s forms read-only too', async () => {
+    await page.goto(`${app.url}/notifications/${ids.channel}`);
+    await page.getByText('Managed by config').waitFor();
+    expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    await page.goto(`${app.url}/status-pages/${ids.page}/edit`);
+    await page.getByText('Managed by config').waitFor();
+    await screenshotAll(page, 'config-managed-status-page');
+    // The editor's preview is a sandboxed srcdoc frame that blocks its own styles and scripts.
+    const own = errors.filter((e) => !/srcdoc|directive 'style-src 'self''/.test(e));
+    expect(own).toEqual([]);
+  });
+});

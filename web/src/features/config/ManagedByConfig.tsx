@@ -1,0 +1,67 @@
+import '../../styles/config.css';
+import type { ConfigKind } from '@pagewatch/contract';
+import { useState, type ReactNode } from 'react';
+import { Button } from '../../components/ui/Button';
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
+import { ErrorNotice, Notice } from '../../components/ui/Notice';
+import { useCan } from '../auth/api/session';
+import { useDetach, useManagedKey } from './api';
+
+const noun: Record<ConfigKind, string> = {
+  channels: 'channel',
+  monitors: 'monitor',
+  statusPages: 'status page',
+  maintenance: 'maintenance window',
+};
+
+interface ManagedProps {
+  kind: ConfigKind;
+  id: number;
+  /** The form: read-only while configuration files manage the resource. */
+  children: ReactNode;
+}
+
+/**
+ * A resource applied from configuration files (docs/config-as-code.md) is changed in those files:
+ * its form is shown read-only under a notice, with an admin's way to take it back into the UI.
+ */
+export function ManagedByConfig({ kind, id, children }: ManagedProps) {
+  const key = useManagedKey(kind, id);
+  const canDetach = useCan('admin');
+  const detach = useDetach();
+  const [asking, setAsking] = useState(false);
+  if (key === null) return <>{children}</>;
+  return (
+    <>
+      <Notice
+        title="Managed by config"
+        className="managed-notice"
+        action={
+          canDetach && (
+            <Button size="sm" onClick={() => setAsking(true)}>
+              Detach from config
+            </Button>
+          )
+        }
+      >
+        This {noun[kind]} is applied from configuration files under the key <code>{key}</code>.
+        Change it there and run <code>npx pagewatch apply</code>; the form below is read-only.
+      </Notice>
+      <fieldset disabled className="managed-form" aria-label="Read-only: managed by config">
+        {children}
+      </fieldset>
+      <ConfirmDialog
+        open={asking}
+        title={`Detach this ${noun[kind]} from config?`}
+        confirmLabel="Detach"
+        busy={detach.isPending}
+        error={detach.error ? <ErrorNotice error={detach.error} /> : undefined}
+        onCancel={() => setAsking(false)}
+        onConfirm={() => detach.mutate({ kind, id }, { onSuccess: () => setAsking(false) })}
+      >
+        It becomes editable here, keeping its history. Remove <code>{key}</code> from the files too:
+        an apply that still names it takes it back.
+      </ConfirmDialog>
+    </>
+  );
+}
