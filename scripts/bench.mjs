@@ -26,6 +26,7 @@ const benches = [
   'cluster-leases',
   'failover-kills',
   'result-writes',
+  'kuma-import',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
