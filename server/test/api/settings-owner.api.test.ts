@@ -189,4 +189,14 @@ describe.each(engines)("the owner's actions on %s", (engine) => {
     );
     expect(await audit('settings.ownership_transferred')).toHaveLength(2);
   });
+
+  it('stops taking passwords after ten wrong ones in 15 minutes, as sign-in does', async () => {
+    const wrong = { userId: admin.userId, password: 'a guess' };
+    // The first test typed one wrong password already: nine more make ten.
+    for (let i = 0; i < 9; i += 1) expect((await transfer(wrong)).statusCode).toBe(400);
+    const refused = await transfer({ userId: admin.userId, password: t.owner.password });
+    expect(problem(refused, 429).type).toBe('rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await roles())[t.owner.email]).toBe('owner');
+  });
 });

@@ -3,6 +3,7 @@ import { actorUserId, type RequestContext } from '../../domain/actor.js';
 import { conflict, forbidden, validationFailed } from '../../lib/errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { audit } from '../audit/record.js';
+import { assertNotThrottled, recordFailure } from '../auth/throttle.js';
 import type { ServiceDeps } from '../deps.js';
 import { settingsOf } from './read.js';
 
@@ -25,10 +26,15 @@ export async function transferOwnership(
   if (myId === null) throw forbidden('Only the owner can transfer ownership');
   const me = await deps.repos.users.findById(myId);
   if (!me || me.role !== 'owner') throw forbidden('Only the owner can transfer ownership');
-  if (!(await verifyPassword(me.passwordHash, input.password)))
+  // Counted like sign-in failures (SPEC §9), so a session left open cannot guess the password.
+  const subjects = [`reauth:${myId}`];
+  await assertNotThrottled(deps, subjects);
+  if (!(await verifyPassword(me.passwordHash, input.password))) {
+    await recordFailure(deps, subjects);
     throw validationFailed([
       { path: 'password', message: 'This is not your password', code: 'wrong_password' },
     ]);
+  }
   if (input.userId === myId)
     throw validationFailed([
       { path: 'userId', message: 'You are the owner already', code: 'not_admin' },

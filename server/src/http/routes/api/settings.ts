@@ -58,7 +58,7 @@ export function settingsRoutes(app: FastifyInstance, api: ApiRegistry, deps: Ser
     method: 'POST',
     url: '/api/v1/settings/transfer-ownership',
     operationId: 'transferOwnership',
-    errors: [409],
+    errors: [409, 429],
     access: 'owner',
     tag: 'settings',
     summary: 'Make an admin the owner; you become an admin (your password again)',
