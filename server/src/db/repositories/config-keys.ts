@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../schema.js';
 
 /** The tables of the resources a configuration document describes, by document kind. */
@@ -9,6 +9,9 @@ export const configTables = {
   maintenance: 'maintenance_windows',
 } as const;
 export type ConfigTableKind = keyof typeof configTables;
+
+/** Resources per statement when many are marked: well under both engines' parameter limits. */
+const MARK_CHUNK = 500;
 
 /** A resource's config bookkeeping (migration 018). */
 export interface ConfigMark {
@@ -43,6 +46,30 @@ export function configKeysRepository(db: Kysely<DB>) {
         })
         .where('id', '=', id)
         .execute();
+    },
+
+    /** Keys and the managed flag of many resources at once (an apply's new ones), in chunks. */
+    async markMany(
+      kind: ConfigTableKind,
+      rows: readonly { id: number; key: string }[],
+      managed: boolean,
+    ): Promise<void> {
+      for (let i = 0; i < rows.length; i += MARK_CHUNK) {
+        const chunk = rows.slice(i, i + MARK_CHUNK);
+        const keyOf = sql<string>`case id ${sql.join(
+          chunk.map((r) => sql`when ${r.id} then ${r.key}`),
+          sql` `,
+        )} end`;
+        await db
+          .updateTable(configTables[kind])
+          .set({ config_key: keyOf, managed_by_config: managed ? 1 : 0 })
+          .where(
+            'id',
+            'in',
+            chunk.map((r) => r.id),
+          )
+          .execute();
+      }
     },
 
     /** Hands a resource back to the UI; its key stays, so a later apply finds it again. */

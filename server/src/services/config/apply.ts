@@ -103,6 +103,7 @@ async function writeKind<E extends { key: string }, R>(
 ): Promise<void> {
   const byKey = new Map(held.flatMap((h) => (h.key === null ? [] : [[h.key, h] as const])));
   const report = run.report[kind];
+  const created: { id: number; key: string }[] = [];
   for (const [i, entry] of entries.entries()) {
     const at: DocPath = [kind, i];
     const h = byKey.get(entry.key);
@@ -116,17 +117,20 @@ async function writeKind<E extends { key: string }, R>(
           await ops.update(h.id, entry);
           report.updated.push(entry.key);
         }
-        if (run.mode === 'upsert') await run.repos.configKeys.mark(kind, h.id, entry.key, true);
+        if (run.mode === 'upsert' && !h.managed) {
+          await run.repos.configKeys.mark(kind, h.id, entry.key, true);
+        }
         continue;
       }
       const id = await ops.create(entry);
       run.ids[kind].set(entry.key, id);
-      await run.repos.configKeys.mark(kind, id, entry.key, true);
+      created.push({ id, key: entry.key });
       report.created.push(entry.key);
     } catch (err) {
       throw atEntry(err, at, run);
     }
   }
+  await run.repos.configKeys.markMany(kind, created, true);
 }
 
 /** Managed resources the document no longer has: detached, or deleted when pruning. */
