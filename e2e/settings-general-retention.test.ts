@@ -1,6 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StorageReport } from '@pagewatch/contract';
+import { repositories } from '../server/src/db/repositories/index.js';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
+import { monitorInput } from '../server/test/support/factories.js';
 import { newPage, screenshotAll, watchErrors } from './support/auth-ui.js';
 import { launchBrowser, signIn, webDist } from './support/browser.js';
 
@@ -64,6 +67,8 @@ describe('the general and data retention screens in a browser', () => {
     errors.splice(0, errors.length);
 
     await page.getByLabel('Keep day rollups forever').uncheck();
+    // Unticking "forever" starts from the hour rollups' keep.
+    expect(await page.getByLabel('Day rollups', { exact: true }).inputValue()).toBe('400');
     await page.getByLabel('Day rollups', { exact: true }).fill('500');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Retention saved').waitFor();
@@ -110,6 +115,39 @@ describe('the general and data retention screens in a browser', () => {
     await page.getByText('All data deleted').waitFor();
     await page.getByText('1 monitor,').waitFor();
     expect((await app.inject({ url: '/api/v1/monitors' })).json().items).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('warns when the projected growth does not fit on the free disk', async () => {
+    const longest = {
+      rawDays: 3650,
+      minuteRollupDays: 3650,
+      hourRollupDays: 3650,
+      dayRollupDays: null,
+    };
+    const saved = await app.inject({
+      method: 'PUT',
+      url: '/api/v1/settings',
+      payload: { retention: longest },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const storage = async () =>
+      (await app.inject({ url: '/api/v1/settings/storage' })).json<StorageReport>();
+    const repos = repositories(app.database);
+    await repos.monitors.insert(monitorInput({ interval: 10, timeout: 5 }), Date.now());
+    const one = await storage();
+    // Enough 10 s monitors, ten years of everything, to need more than this disk has free.
+    const perMonitor = one.projectedBytes - one.databaseBytes;
+    const needed = Math.ceil((one.freeDiskBytes ?? 0) / perMonitor) + 1;
+    expect(needed).toBeLessThan(20_000);
+    for (let i = 1; i < needed; i += 1)
+      await repos.monitors.insert(monitorInput({ interval: 10, timeout: 5 }), Date.now());
+    expect((await storage()).exceedsFreeDisk).toBe(true);
+
+    await page.goto(`${app.url}/settings/retention`);
+    const warning = page.getByText('The projection does not fit on the disk');
+    await warning.waitFor();
+    await screenshotAll(page, 'settings-retention-warning');
     expect(errors).toEqual([]);
   });
 

@@ -108,7 +108,15 @@ export function RetentionForm({ settings }: { settings: Settings }) {
         <input
           type="checkbox"
           checked={forever}
-          onChange={(e) => form.set('dayForever', e.target.checked ? 'yes' : '')}
+          onChange={(e) => {
+            form.set('dayForever', e.target.checked ? 'yes' : '');
+            // A keep to start from: as long as the hour rollups, the shortest allowed.
+            if (!e.target.checked && form.values.dayRollupDays === '')
+              form.set(
+                'dayRollupDays',
+                String(Math.max(91, Number(form.values.hourRollupDays) || 0)),
+              );
+          }}
         />
         Keep day rollups forever
       </label>
