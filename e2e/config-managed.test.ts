@@ -25,6 +25,15 @@ const document = {
       channels: ['ops-hook'],
     },
   ],
+  maintenance: [
+    {
+      key: 'db-upgrade',
+      title: 'Database upgrade',
+      timezone: 'UTC',
+      scope: { kind: 'monitors', monitors: ['shop'] },
+      schedule: { kind: 'once', startsAt: '2030-01-01T02:00:00Z', endsAt: '2030-01-01T03:00:00Z' },
+    },
+  ],
   statusPages: [
     {
       key: 'status',
@@ -34,6 +43,10 @@ const document = {
     },
   ],
 };
+
+/** The status page editor's preview is a sandboxed srcdoc frame that blocks its own styles. */
+const own = (errors: string[]) =>
+  errors.filter((e) => !/srcdoc|directive 'style-src 'self''/.test(e));
 
 /** A resource applied from files is read-only in the UI, until an admin detaches it. */
 describe('managed by config, in a browser', () => {
@@ -94,8 +107,15 @@ describe('managed by config, in a browser', () => {
     await page.goto(`${app.url}/status-pages/${ids.page}/edit`);
     await page.getByText('Managed by config').waitFor();
     await screenshotAll(page, 'config-managed-status-page');
-    // The editor's preview is a sandboxed srcdoc frame that blocks its own styles and scripts.
-    const own = errors.filter((e) => !/srcdoc|directive 'style-src 'self''/.test(e));
-    expect(own).toEqual([]);
+    expect(own(errors)).toEqual([]);
+  });
+
+  it('shows a maintenance window’s form read-only too', async () => {
+    await page.goto(`${app.url}/maintenance`);
+    await page.getByRole('button', { name: 'Edit Database upgrade' }).click();
+    await page.getByText('Managed by config').waitFor();
+    expect(await page.getByLabel('Title', { exact: true }).isDisabled()).toBe(true);
+    await screenshotAll(page, 'config-managed-maintenance');
+    expect(own(errors)).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { atLeast } from '../../auth/roles';
 import { monitorNamesQuery } from '../../monitors/api/queries';
 import { maintenanceListQuery, useCancelWindow, useDeleteWindow } from '../api/maintenance';
 import { emptyValues, valuesFromWindow, type WindowValues } from '../form-values';
+import { ManagedByConfig } from '../../config/ManagedByConfig';
 import { MaintenanceForm } from './MaintenanceForm';
 import { WindowCard } from './WindowCard';
 
@@ -44,6 +45,17 @@ export function MaintenanceScreen() {
 
   if (editing) {
     const title = editing.window ? `Edit “${editing.window.title}”` : 'New maintenance window';
+    const form = (
+      <MaintenanceForm
+        initial={editing.initial}
+        editing={editing.window}
+        onCancel={() => setEditing(null)}
+        onSaved={(w) => {
+          setEditing(null);
+          setDone(`Saved “${w.title}”.`);
+        }}
+      />
+    );
     return (
       <>
         <title>{`${title} · Pagewatch`}</title>
@@ -56,15 +68,13 @@ export function MaintenanceScreen() {
           While a window is active its monitors keep being checked and recorded, show “Maintenance”,
           and raise no incidents or alerts.
         </p>
-        <MaintenanceForm
-          initial={editing.initial}
-          editing={editing.window}
-          onCancel={() => setEditing(null)}
-          onSaved={(w) => {
-            setEditing(null);
-            setDone(`Saved “${w.title}”.`);
-          }}
-        />
+        {editing.window ? (
+          <ManagedByConfig kind="maintenance" id={editing.window.id}>
+            {form}
+          </ManagedByConfig>
+        ) : (
+          form
+        )}
       </>
     );
   }
