@@ -4,21 +4,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
+import { fixtureClock, KUMA_FIXTURE } from '../support/kuma.js';
 
-const KUMA_DB = path.resolve(
-  import.meta.dirname,
-  '../../../../shared/fixtures/uptime-kuma-2.5.3/kuma.db',
-);
-
-/** The day after the fixture was made, running: its statistics stay within the 90 days read. */
-const started = Date.now();
-const clock = { now: () => Date.UTC(2026, 10, 26, 12) + (Date.now() - started) };
+const KUMA_DB = path.join(KUMA_FIXTURE, 'kuma.db');
 
 describe('npx pagewatch import uptime-kuma', () => {
   let t: TestApp;
   let dir: string;
   beforeAll(async () => {
-    t = await startTestApp({ engine: 'sqlite', listen: true, clock });
+    t = await startTestApp({ engine: 'sqlite', listen: true, clock: fixtureClock });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pagewatch-kuma-cli-'));
   });
   afterAll(async () => {

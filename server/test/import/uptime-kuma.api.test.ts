@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import {
   ChannelList,
   ImportReport,
@@ -8,7 +5,7 @@ import {
   Monitor,
   MonitorList,
   MonitorStats,
-  Problem,
+  PublicStatusPage,
   StatusPage,
   StatusPageList,
   type ImportItem,
@@ -16,59 +13,22 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
-
-const FIXTURE = path.resolve(import.meta.dirname, '../../../../shared/fixtures/uptime-kuma-2.5.3');
-const kumaDb = fs.readFileSync(path.join(FIXTURE, 'kuma.db'));
-const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'build-manifest.json'), 'utf8')) as {
-  monitors: Record<string, number>;
-};
-
-/** The fixture in memory; SQLite opens a WAL-mode image only as a rollback-journal one. */
-function openFixture(): SQLite.Database {
-  const bytes = Buffer.from(kumaDb);
-  bytes[18] = bytes[19] = 1;
-  return new SQLite(bytes);
-}
-
-/** The fixture's tables, read with SQLite itself (an in-memory copy: the file stays as it is). */
-function fixtureRows<T>(sql: string): T[] {
-  const db = openFixture();
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
-
-/** The fixture with one change made by SQL, as bytes. */
-function alteredFixture(sql: string): Buffer {
-  const db = openFixture();
-  try {
-    db.exec(sql);
-    return db.serialize();
-  } finally {
-    db.close();
-  }
-}
-
-/** The day after the fixture was made, running: its statistics stay within the 90 days read. */
-const started = Date.now();
-const clock = { now: () => Date.UTC(2026, 10, 26, 12) + (Date.now() - started) };
+import {
+  fixtureClock,
+  fixtureRows,
+  kumaDb,
+  kumaManifest as manifest,
+  uploadKuma,
+} from '../support/kuma.js';
 
 describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ engine, clock });
+    t = await startTestApp({ engine, clock: fixtureClock });
   });
   afterAll(async () => t?.stop());
 
-  const upload = (bytes: Uint8Array, dryRun = false) =>
-    t.inject({
-      method: 'POST',
-      url: `/api/v1/import/uptime-kuma${dryRun ? '?dryRun=true' : ''}`,
-      headers: { ...t.owner.headers, 'content-type': 'application/octet-stream' },
-      payload: Buffer.from(bytes),
-    });
+  const upload = (bytes: Uint8Array, dryRun = false) => uploadKuma(t, bytes, dryRun);
 
   const monitors = async () =>
     MonitorList.parse((await t.inject({ url: '/api/v1/monitors' })).json()).items;
@@ -81,61 +41,6 @@ describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
       .executeTakeFirstOrThrow();
     return Monitor.parse((await t.inject({ url: `/api/v1/monitors/${row.id}` })).json());
   }
-
-  /** A refused upload: 400 with the field code, and nothing written. */
-  async function expectRefused(bytes: Uint8Array, code: string) {
-    const before = (await monitors()).length;
-    const res = await upload(bytes);
-    expect(res.statusCode).toBe(400);
-    const problem = Problem.parse(res.json());
-    expect(problem.type).toBe('validation_failed');
-    expect(problem.errors?.[0]).toMatchObject({ path: 'file', code });
-    expect((await monitors()).length).toBe(before);
-    return problem;
-  }
-
-  it('refuses a file that is not SQLite, naming what it takes', async () => {
-    const p = await expectRefused(
-      Buffer.from('name,url\nshop,https://example.com\n'),
-      'kuma_not_sqlite',
-    );
-    expect(p.detail).toMatch(/neither an SQLite database .* nor a JSON backup/);
-  });
-
-  it('refuses an SQLite database that is not Uptime Kuma’s', async () => {
-    const db = new SQLite(':memory:');
-    db.exec(
-      'create table notes (id integer primary key, text text); insert into notes (text) values (1)',
-    );
-    const bytes = db.serialize();
-    db.close();
-    await expectRefused(bytes, 'kuma_not_kuma');
-  });
-
-  it('refuses a Kuma database of a version newer than it knows', async () => {
-    const bytes = alteredFixture(
-      "insert into knex_migrations (name, batch, migration_time) values ('2099-01-01-0000-future-columns.js', 99, 0)",
-    );
-    const p = await expectRefused(bytes, 'kuma_unknown_version');
-    expect(p.detail).toContain('2099-01-01-0000-future-columns.js');
-  });
-
-  it('refuses a Kuma 1.x database and points to the JSON backup', async () => {
-    await expectRefused(alteredFixture('drop table knex_migrations'), 'kuma_kuma_1_database');
-  });
-
-  it('refuses a file over the 20 MiB import limit', async () => {
-    const res = await upload(Buffer.alloc(20 * 1024 * 1024 + 1, 0x20));
-    expect(res.statusCode).toBe(413);
-    expect(Problem.parse(res.json()).type).toBe('payload_too_large');
-  });
-
-  it('refuses a truncated database and a damaged one, writing nothing', async () => {
-    await expectRefused(kumaDb.subarray(0, Math.floor(kumaDb.length / 2)), 'kuma_corrupt');
-    const damaged = Buffer.from(kumaDb);
-    damaged.fill(0xa5, 8 * 4096, 12 * 4096);
-    await expectRefused(damaged, 'kuma_corrupt');
-  });
 
   let report: ImportReport;
 
@@ -393,6 +298,26 @@ describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
     expect(slow).toMatchObject({ up: 0, uptime: 0 });
   });
 
+  it('shows Kuma’s days on the public page’s uptime bars', async () => {
+    const res = await t.inject({ url: '/status/acme/index.json', headers: { authorization: '' } });
+    expect(res.statusCode).toBe(200);
+    const page = PublicStatusPage.parse(res.json());
+    const daily = new Map(
+      fixtureRows<{ name: string; up: number; down: number }>(
+        'select m.name, s.up, s.down from stat_daily s join monitor m on m.id = s.monitor_id',
+      ).map((r) => [r.name, r]),
+    );
+    const components = page.sections.flatMap((s) => s.components);
+    expect(components).toHaveLength(7);
+    for (const c of components) {
+      const kuma = daily.get(c.name)!;
+      expect(c.days).toHaveLength(90);
+      const day = c.days!.find((d) => d.date === '2026-11-25');
+      expect(day?.uptime, c.name).toBeCloseTo((100 * kuma.up) / (kuma.up + kuma.down), 6);
+      expect(c.days!.filter((d) => d.uptime !== null).map((d) => d.date)).toEqual(['2026-11-25']);
+    }
+  });
+
   it('imports nothing twice when run again', async () => {
     const before = await monitors();
     const days = await t.database.db
@@ -408,67 +333,5 @@ describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
     expect(
       await t.database.db.selectFrom('rollup_day').select(['monitor_id', 'up', 'down']).execute(),
     ).toEqual(days);
-  });
-  it('imports a Kuma 1.x JSON backup, keeping its 10-character push token', async () => {
-    const backup = {
-      version: '1.23.16',
-      notificationList: [
-        {
-          id: 7,
-          name: 'Legacy hook',
-          config: JSON.stringify({
-            type: 'webhook',
-            webhookURL: 'http://127.0.0.1:9/hook',
-            webhookContentType: 'json',
-          }),
-          active: 1,
-          is_default: 0,
-          user_id: 1,
-        },
-      ],
-      monitorList: [
-        {
-          id: 40,
-          name: 'Legacy API',
-          type: 'keyword',
-          url: 'http://127.0.0.1:9/health',
-          keyword: 'healthy',
-          interval: 60,
-          retryInterval: 60,
-          maxretries: 1,
-          active: true,
-          accepted_statuscodes: ['200-299'],
-          notificationIDList: { '7': true },
-          tags: [{ tag_id: 9, name: 'legacy', color: '#000000', value: '' }],
-        },
-        {
-          id: 41,
-          name: 'Old cron',
-          type: 'push',
-          pushToken: 'abcDEF1234',
-          interval: 300,
-          active: 1,
-        },
-        { id: 42, name: 'Router', type: 'ping', hostname: '10.0.0.1', interval: 60, active: 1 },
-      ],
-    };
-    const res = await upload(Buffer.from(JSON.stringify(backup)));
-    expect(res.statusCode).toBe(200);
-    const got = ImportReport.parse(res.json());
-    expect(got.origin).toBe('Uptime Kuma 1.23.16 JSON backup');
-    expect(got.items.map((i) => [i.source, i.outcome])).toEqual([
-      ['monitor #40 (keyword)', 'created'],
-      ['monitor #41 (push)', 'created'],
-      ['monitor #42 (ping)', 'skipped'],
-      ['notification #7 (webhook)', 'created'],
-    ]);
-    expect(await monitorOf(40)).toMatchObject({
-      tags: ['legacy'],
-      assertions: [{ kind: 'keyword', value: 'healthy' }],
-    });
-    expect(
-      (await t.inject({ url: '/api/push/abcDEF1234?status=up&msg=OK&ping=' })).statusCode,
-    ).toBe(200);
-    await expectRefused(Buffer.from('{"version": 1}'), 'kuma_bad_backup');
   });
 });
