@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from '../database.js';
 import type { DB } from '../schema.js';
@@ -52,6 +53,8 @@ const dataTables = [
   'notification_channels',
   'monitors',
 ] as const satisfies readonly (keyof DB)[];
+
+const DELETE_BATCH = 5000;
 
 /** Whole-instance reads and the owner's "delete all data"; see docs/configuration.md. */
 export function instanceDataRepository(db: Kysely<DB>, engine: Engine) {
@@ -136,10 +139,43 @@ export function instanceDataRepository(db: Kysely<DB>, engine: Engine) {
 
     /**
      * Deletes every monitor with its history, incident, status page, channel, delivery and
-     * maintenance window in one transaction; people, sessions, API keys, settings, the audit
-     * log and cluster leases stay.
+     * maintenance window; people, sessions, API keys, settings, the audit log and cluster
+     * leases stay. History goes first in short batches (a year of results is millions of rows:
+     * one statement would hold SQLite's writer and this event loop for seconds), then
+     * everything left in one transaction, which also takes what was written meanwhile.
      */
-    async deleteAll(): Promise<DeletedRows> {
+    async deleteAll(batch = DELETE_BATCH): Promise<DeletedRows> {
+      for (const table of ['browser_runs', 'check_results'] as const) {
+        const key = table === 'browser_runs' ? 'result_id' : 'id';
+        for (;;) {
+          const res = await db
+            .deleteFrom(table)
+            .where(key, 'in', (eb) => eb.selectFrom(table).select(key).limit(batch))
+            .executeTakeFirst();
+          if (Number(res.numDeletedRows) < batch) break;
+          await yieldToLoop();
+        }
+      }
+      for (const table of ['rollup_minute', 'rollup_hour', 'rollup_day'] as const) {
+        for (;;) {
+          const res = await db
+            .deleteFrom(table)
+            .where((eb) =>
+              eb(
+                eb.refTuple('monitor_id', 'bucket'),
+                'in',
+                eb
+                  .selectFrom(table)
+                  .select(['monitor_id', 'bucket'])
+                  .limit(batch)
+                  .$asTuple('monitor_id', 'bucket'),
+              ),
+            )
+            .executeTakeFirst();
+          if (Number(res.numDeletedRows) < batch) break;
+          await yieldToLoop();
+        }
+      }
       return db.transaction().execute(async (trx) => {
         const ids = async (table: 'monitors' | 'status_pages' | 'maintenance_windows') =>
           (await trx.selectFrom(table).select('id').execute()).map((r) => Number(r.id));
