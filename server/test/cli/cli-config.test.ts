@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { runCli } from '../support/cli.js';
+import { runCli, runCliProcess } from '../support/cli.js';
 import { SAMPLE_ENV, SAMPLE_YAML } from '../config-as-code/sample.js';
 
 const keyOf = (id: { headers: { authorization: string } }) =>
@@ -90,6 +90,13 @@ describe('npx pagewatch export, validate, apply and schema', () => {
     const run = await runCli(['export'], { ...env, PAGEWATCH_API_KEY: keyOf(editor) }, dir);
     expect(run.code).toBe(2);
     expect(run.err).toMatch(/role may not do this/);
+  });
+
+  it('validates through the real bin, as npx pagewatch runs it', async () => {
+    const run = await runCliProcess(['validate', path.join(dir, 'pagewatch.yaml')]);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^Valid: 4 monitor\(s\)/);
   });
 
   it('writes the JSON Schema for editors', async () => {
