@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { ImportReport, Monitor, MonitorList, Problem } from '@pagewatch/contract';
+import { ImportReport, Monitor, MonitorList, Problem, StatusPageList } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
@@ -79,6 +79,30 @@ describe.each(engines)('Uptime Kuma files on %s', (engine) => {
     const damaged = Buffer.from(kumaDb);
     damaged.fill(0xa5, 8 * 4096, 12 * 4096);
     await expectRefused(damaged, 'kuma_corrupt');
+  });
+
+  it('gives a page whose address and domain are taken here another address and no domain', async () => {
+    const mine = await t.inject({
+      method: 'POST',
+      url: '/api/v1/status-pages',
+      payload: { slug: 'acme', title: 'Our own', customDomain: 'status.acme.example' },
+    });
+    expect(mine.statusCode).toBe(201);
+    const res = await upload(kumaDb);
+    expect(res.statusCode).toBe(200);
+    const page = ImportReport.parse(res.json()).items.find((i) => i.kind === 'statusPage')!;
+    expect(page).toMatchObject({ outcome: 'created', key: 'kuma-status-page-1' });
+    expect(page.notes).toEqual(
+      expect.arrayContaining([
+        'Another page here has /status/acme: this one is /status/acme-kuma',
+        'Another page here answers on status.acme.example: this one has no custom domain',
+      ]),
+    );
+    const listed = StatusPageList.parse((await t.inject({ url: '/api/v1/status-pages' })).json());
+    expect(listed.items.map((p) => [p.slug, p.customDomain]).sort()).toEqual([
+      ['acme', 'status.acme.example'],
+      ['acme-kuma', null],
+    ]);
   });
 
   it('imports a Kuma 1.x JSON backup, keeping its 10-character push token', async () => {

@@ -73,6 +73,37 @@ async function afterApply(
   return history;
 }
 
+/**
+ * A Kuma page whose address or domain another page here already has would refuse the whole
+ * import: it gets a free address (`acme-kuma`) or no custom domain instead, with a note.
+ */
+async function avoidTakenAddresses(deps: ServiceDeps, plan: KumaImportPlan): Promise<void> {
+  const pages = await deps.repos.statusPages.list();
+  const keyed = new Set(
+    (await deps.repos.configKeys.marks('statusPages')).flatMap((m) => (m.key ? [m.key] : [])),
+  );
+  const slugs = new Set(pages.map((p) => p.slug));
+  const domains = new Set(pages.flatMap((p) => (p.customDomain ? [p.customDomain] : [])));
+  for (const entry of plan.document.statusPages) {
+    if (keyed.has(entry.key)) continue;
+    const item = plan.items.find((i) => i.key === entry.key);
+    if (slugs.has(entry.slug)) {
+      const base = `${entry.slug.slice(0, 57)}-kuma`;
+      let slug = base;
+      for (let n = 2; slugs.has(slug); n++) slug = `${base}-${n}`;
+      item?.notes.push(`Another page here has /status/${entry.slug}: this one is /status/${slug}`);
+      entry.slug = slug;
+    }
+    slugs.add(entry.slug);
+    if (entry.customDomain !== null && domains.has(entry.customDomain)) {
+      item?.notes.push(
+        `Another page here answers on ${entry.customDomain}: this one has no custom domain`,
+      );
+      entry.customDomain = null;
+    }
+  }
+}
+
 /** The mapper's items with what the apply did to their keys. */
 function finalItems(plan: KumaImportPlan, applied: ConfigApplyReport): ImportItem[] {
   return plan.items.map((item) => {
@@ -95,6 +126,7 @@ export async function importUptimeKuma(
   options: { dryRun: boolean },
 ): Promise<ImportReport> {
   const plan = mapKuma(readKumaUpload(bytes, deps.clock.now()));
+  await avoidTakenAddresses(deps, plan);
   const before = await keysBefore(deps.repos);
   let history: History = { monitors: 0, days: 0, hours: 0, minutes: 0 };
   const { report } = await applyDocument(deps, ctx, plan.document, {
