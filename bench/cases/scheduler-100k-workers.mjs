@@ -28,6 +28,7 @@ import {
   onCleanup,
   preflight,
   readArrivals,
+  request,
   runBench,
   serverComplaints,
   shareSignIn,
@@ -82,6 +83,46 @@ function serverProcesses(primary) {
       role: `worker ${envOf(pid, 'PAGEWATCH_WORKER_INDEX') ?? '?'}`,
     })),
   ];
+}
+
+/**
+ * The lease renewal histogram on the primary's /metrics (its workers' added in, ADR 25): count,
+ * sum and cumulative buckets, so a window's renewals are the difference of two scrapes.
+ */
+async function leaseRenewals(port) {
+  const res = await request(port, '/metrics');
+  const name = 'pagewatch_cluster_lease_renewal_seconds';
+  const out = { count: 0, sum: 0, buckets: new Map() };
+  for (const line of String(res.body).split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (line.startsWith(`${name}_count`)) out.count = value;
+    else if (line.startsWith(`${name}_sum`)) out.sum = value;
+    else {
+      const le = /le="([^"]+)"/.exec(line)?.[1];
+      if (le) out.buckets.set(le, value);
+    }
+  }
+  return out;
+}
+
+/** Renewals in the window: per second per member, mean, and the bucket bound holding p99. */
+function leaseWindow(a, b, windowS, members) {
+  const count = b.count - a.count;
+  if (count <= 0) return null;
+  let p99 = null;
+  for (const [le, n] of b.buckets) {
+    if ((n - (a.buckets.get(le) ?? 0)) / count >= 0.99) {
+      p99 = le === '+Inf' ? Infinity : 1000 * Number(le);
+      break;
+    }
+  }
+  return {
+    count,
+    perSecondPerMember: count / windowS / members,
+    meanMs: (1000 * (b.sum - a.sum)) / count,
+    p99AtMostMs: p99,
+  };
 }
 
 /** Partitions held by each scheduler process (members are named hostname:pid), from the primary. */
@@ -435,6 +476,7 @@ async function runEngine(engine) {
   const db0 = await dbBytes();
   const target0 = cpuSeconds(target.child.pid);
   const shares0 = await sharesIfAnswered(port, child.pid);
+  const lease0 = await leaseRenewals(port);
   await Promise.all([procs.start(), pgProcs?.start()]);
   const from = Date.now();
   const tallyAtStart = new Map(tally);
@@ -458,6 +500,12 @@ async function runEngine(engine) {
     .map(([msg, n]) => ({ msg, total: n, inWindow: n - (tallyAtStart.get(msg) ?? 0) }))
     .sort((a, b) => b.total - a.total);
   const shares1 = await sharesIfAnswered(port, child.pid);
+  const lease = leaseWindow(
+    lease0,
+    await leaseRenewals(port),
+    DURATION_S,
+    serverProcesses(child.pid).length,
+  );
   const target1 = cpuSeconds(target.child.pid);
   const db1 = await dbBytes();
   const load1 = loadavg();
@@ -561,6 +609,12 @@ async function runEngine(engine) {
       `${(created.ms / 1000).toFixed(1)} s, ${((1000 * MONITORS) / created.ms).toFixed(0)} monitors/s`,
     ],
     ['load average (1 min) at start → end of window', `${load0[0]} → ${load1[0]}`],
+    [
+      'lease renewals (heartbeat, members, renew) per member',
+      lease
+        ? `${lease.perSecondPerMember.toFixed(2)}/s, mean ${lease.meanMs.toFixed(1)} ms, p99 ≤ ${lease.p99AtMostMs === Infinity ? '> 5 s' : `${lease.p99AtMostMs} ms`}`
+        : 'none in the window',
+    ],
     ['worker processes seen / restarts logged', `${workerPids.length} / ${workerExits}`],
     [
       'SIGTERM → exit',
@@ -596,6 +650,7 @@ async function runEngine(engine) {
     postgresBackends: pgServer ?? null,
     targetCpuSeconds: target1 - target0,
     databaseBytes: { start: db0, end: db1, growth: db1.total - db0.total },
+    leaseRenewals: lease,
     loadavg: { start: load0, end: load1 },
     workerPidsSeen: workerPids.map((p) => p.pid),
     workerExitsLogged: workerExits,

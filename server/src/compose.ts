@@ -147,6 +147,8 @@ export async function composePagewatch(
           database,
           logger,
           counter: metrics.sharedEvents,
+          // Results feed the web's read model, streams and status pages; nothing else needs them.
+          results: config.roles.includes('web'),
         })
       : sqliteMachine
         ? bridgeOverIpc(sqliteMachine.link, hub, logger, {
@@ -229,12 +231,11 @@ export async function composePagewatch(
         maintenance,
         options: checks,
         ...(partitions && !options.cluster?.overlap ? { ownership: ownershipOf(partitions) } : {}),
-        ...(sqliteMachine
+        // On both engines the primary writes its workers' results (ADR 25).
+        ...(machine
           ? {
               results:
-                sqliteMachine.role === 'primary'
-                  ? { takeFrom: sqliteMachine.link }
-                  : { handTo: sqliteMachine.link },
+                machine.role === 'primary' ? { takeFrom: machine.link } : { handTo: machine.link },
             }
           : {}),
       })

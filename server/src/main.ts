@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config/config.js';
 import { WorkerPool } from './cluster/worker-pool.js';
 import { composePagewatch } from './compose.js';
-import { parentLink, WorkerLinks, type IpcLink } from './lib/ipc-bridge.js';
+import { parentLink, WorkerLinks } from './lib/ipc-bridge.js';
 import { createLogger } from './lib/logger.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -26,13 +26,11 @@ async function main(): Promise<void> {
     config.workerIndex === null && config.roles.includes('scheduler') ? config.workers - 1 : 0;
   const links = forks > 0 ? new WorkerLinks() : null;
   const parent = config.workerIndex === null ? null : parentLink(process);
-  // On SQLite the primary writes every result and the processes share events over IPC; on
-  // PostgreSQL NOTIFY carries events (ADR 16) and each writes its own (ADR 25).
-  const sqliteLink: IpcLink | null = config.database.kind === 'sqlite' ? (links ?? parent) : null;
-  // The primary leaves its workers their part from the start instead of taking every monitor.
-  // On SQLite the primary is the one writer of every worker's results: it checks only while no
-  // worker is alive (capacity 0 is a standby), so writing never waits behind its own checks.
-  const primaryStandby = forks > 0 && config.database.kind === 'sqlite';
+  // The primary writes every worker's results (on SQLite the processes also share events over
+  // IPC; on PostgreSQL NOTIFY carries them, ADR 16). It checks only while no worker is alive
+  // (capacity 0 is a standby), so writing and serving never wait behind its own checks, and it
+  // leaves its workers the partitions from the start.
+  const primaryStandby = forks > 0;
   const composed = primaryStandby ? Object.freeze({ ...config, capacity: 0 }) : config;
   const pagewatch = await composePagewatch(composed, logger, {
     machine: links
@@ -64,11 +62,9 @@ async function main(): Promise<void> {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing running checks and writing results');
-    // On SQLite the primary writes its workers' results: they stop (and hand in their last
-    // results) before it does. On PostgreSQL each stops on its own, at the same time.
-    const stopped = sqliteLink
-      ? (pool?.stop() ?? Promise.resolve()).then(() => pagewatch.close())
-      : Promise.all([pool?.stop(), pagewatch.close()]);
+    // The primary writes its workers' results: they stop (and hand in their last results)
+    // before it does.
+    const stopped = (pool?.stop() ?? Promise.resolve()).then(() => pagewatch.close());
     stopped.then(
       () => {
         logger.info('stopped cleanly');

@@ -21,6 +21,11 @@ export interface EventBridgeOptions {
   revocations?: CredentialRevocations;
   database: Database;
   logger: Logger;
+  /**
+   * Whether this process hears other processes' check results (default true). They go on a
+   * channel of their own: a scheduler-only process has no use for a thousand a second.
+   */
+  results?: boolean;
   /** Counts by `what`: sent, received, dropped, reconnects (Prometheus). */
   counter?: {
     inc(labels: { what: 'sent' | 'received' | 'dropped' | 'reconnects' }, value?: number): void;
@@ -89,6 +94,8 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
     ? `_${options.schema.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`
     : '';
   const channel = `pagewatch_events${suffix}`.slice(0, 63);
+  const resultsChannel = `pagewatch_results${suffix}`.slice(0, 63);
+  const hearsResults = options.results ?? true;
   const remote = new WeakSet<ServerEvent | Revocation>();
   const stats = { received: 0, sent: 0, dropped: 0, reconnects: 0 };
   const count = (what: keyof typeof stats, n = 1) => {
@@ -107,7 +114,8 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
   const requestListeners: (() => void)[] = [];
 
   const receive = (message: pg.Notification) => {
-    if (message.channel !== channel || !message.payload) return;
+    if ((message.channel !== channel && message.channel !== resultsChannel) || !message.payload)
+      return;
     try {
       const batch = JSON.parse(message.payload) as {
         o: string;
@@ -149,7 +157,8 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
       schedule();
     });
     await c.connect();
-    await c.query(`LISTEN "${channel}"`);
+    const channels = hearsResults ? [channel, resultsChannel] : [channel];
+    await c.query(channels.map((name) => `LISTEN "${name}"`).join('; '));
     // Closed while reconnecting: this connection is nobody's.
     if (closed) return void (await c.end());
     client = c;
@@ -170,9 +179,9 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
     }, delay);
   }
 
-  async function notify(payload: string): Promise<boolean> {
+  async function notify(payload: string, on = channel): Promise<boolean> {
     try {
-      await sql`select pg_notify(${channel}, ${payload})`.execute(options.database.db);
+      await sql`select pg_notify(${on}, ${payload})`.execute(options.database.db);
       return true;
     } catch (err) {
       // The other processes' caches still expire by age; live views miss these events.
@@ -185,9 +194,16 @@ export async function bridgeEvents(options: EventBridgeOptions): Promise<EventBr
     timer = null;
     const events = queue;
     queue = [];
-    const { batches, dropped } = packEvents(origin, events);
-    count('dropped', dropped);
-    for (const { payload, events: n } of batches) if (await notify(payload)) count('sent', n);
+    const results = events.filter((e) => e.kind === 'result');
+    const others = events.filter((e) => e.kind !== 'result');
+    for (const [on, list] of [
+      [channel, others],
+      [resultsChannel, results],
+    ] as const) {
+      const { batches, dropped } = packEvents(origin, list);
+      count('dropped', dropped);
+      for (const { payload, events: n } of batches) if (await notify(payload, on)) count('sent', n);
+    }
   }
 
   await listen();

@@ -10,6 +10,7 @@ import { roundAt } from '../../src/domain/schedule.js';
 import { randomBase62, sha256 } from '../../src/lib/crypto.js';
 import { hashPassword } from '../../src/lib/passwords.js';
 import { startHitLogTarget, type HitLogTarget } from '../fixtures/hit-log-target.js';
+import { engines, postgresUrl, testTarget, type TestTarget } from '../support/engines.js';
 import { monitorInput } from '../support/factories.js';
 import { startPagewatch, type PagewatchProcess } from '../support/pagewatch-process.js';
 import { until } from '../support/until.js';
@@ -19,13 +20,14 @@ const MONITORS = 16;
 const EXPIRE_MS = 2_400;
 
 /**
- * PAGEWATCH_WORKERS=2 on embedded SQLite (ADR 25): the primary forks a scheduler worker; they
- * divide the partitions by the same leases as a fleet on PostgreSQL — the primary, SQLite's one
- * writer, is a standby (capacity 0) that checks only while no worker lives — hear each other's
- * events over IPC, and a worker killed with kill -9 hands its partitions to the primary and is
- * started again.
+ * PAGEWATCH_WORKERS=2 (ADR 25): the primary forks a scheduler worker; they divide the partitions
+ * by the same leases as a fleet — the primary, the machine's one writer of results, is a
+ * standby (capacity 0) that checks only while no worker lives — hear each other's events (over
+ * IPC on SQLite, NOTIFY on PostgreSQL), and a worker killed with kill -9 hands its partitions to
+ * the primary and is started again.
  */
-describe('two scheduler workers on one SQLite file', () => {
+describe.each(engines)('two scheduler workers on one %s database', (engine) => {
+  let t: TestTarget;
   let dir: string;
   let db: Database;
   let repos: Repositories;
@@ -49,12 +51,28 @@ describe('two scheduler workers on one SQLite file', () => {
     }
     return out;
   };
+  /** Where the processes keep their data: the test's folder, or its PostgreSQL schema. */
+  const databaseEnv = (): Record<string, string> =>
+    t.target.kind === 'postgres'
+      ? {
+          PAGEWATCH_DATA_DIR: dir,
+          PAGEWATCH_DATABASE_URL: postgresUrl!,
+          PAGEWATCH_DATABASE_SCHEMA: t.target.schema ?? '',
+        }
+      : { PAGEWATCH_DATA_DIR: dir };
   const workerPid = () =>
     Number(primary.lines.filter((l) => l.msg === 'started a scheduler worker').at(-1)?.pid ?? 0);
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pagewatch-workers-'));
-    db = await openDatabase({ kind: 'sqlite', file: path.join(dir, 'pagewatch.db') });
+    t =
+      engine === 'sqlite'
+        ? {
+            target: { kind: 'sqlite', file: path.join(dir, 'pagewatch.db') },
+            cleanup: async () => {},
+          }
+        : await testTarget('postgres');
+    db = await openDatabase(t.target);
     repos = repositories(db);
     target = await startHitLogTarget();
     for (let i = 0; i < MONITORS; i++) {
@@ -86,7 +104,7 @@ describe('two scheduler workers on one SQLite file', () => {
       Date.now(),
     );
     primary = startPagewatch('primary', {
-      PAGEWATCH_DATA_DIR: dir,
+      ...databaseEnv(),
       PAGEWATCH_WORKERS: '2',
       PAGEWATCH_LOG_LEVEL: 'info',
       PAGEWATCH_LEASE_RENEW_MS: '300',
@@ -108,6 +126,7 @@ describe('two scheduler workers on one SQLite file', () => {
     }
     await target?.close();
     await db?.close();
+    await t?.cleanup();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
@@ -133,7 +152,7 @@ describe('two scheduler workers on one SQLite file', () => {
     expect(new Set(target.hits.filter((h) => h.at >= from).map((h) => h.key)).size).toBe(MONITORS);
   }, 150_000);
 
-  it("stores every round's result once, the worker's written by the primary (SQLite's one writer)", async () => {
+  it("stores every round's result once, the worker's written by the primary (the one writer)", async () => {
     const from = Date.now() - 2 * INTERVAL_MS;
     // The last round's results are committed within the writer's batching.
     await sleep(1_000);
@@ -248,7 +267,7 @@ describe('two scheduler workers on one SQLite file', () => {
       }
     };
     primary = startPagewatch('primary again', {
-      PAGEWATCH_DATA_DIR: dir,
+      ...databaseEnv(),
       PAGEWATCH_WORKERS: '2',
       PAGEWATCH_LOG_LEVEL: 'info',
     });

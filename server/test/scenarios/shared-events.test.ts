@@ -115,6 +115,56 @@ describe.runIf(postgresUrl)('processes sharing one PostgreSQL database', () => {
     expect(seen).toEqual([statusEvent(monitorId)].map((e) => ({ ...e, at: expect.any(String) })));
   });
 
+  it('carry check results to processes with the web role only, and flips to all', async () => {
+    const quiet = await startTestApp({
+      engine: 'postgres',
+      sharing: web,
+      config: { roles: ['scheduler'] },
+    });
+    try {
+      const created = await web.inject({
+        method: 'POST',
+        url: '/api/v1/monitors',
+        payload: monitorInput({ name: 'Results' }),
+      });
+      const monitorId = Number(created.json<{ id: number }>().id);
+      const [written] = await repositories(worker.database).results.writeBatch([
+        {
+          monitorId,
+          at: Date.now(),
+          run: checkRun(),
+          status: 'up',
+          failures: 0,
+          recent: [],
+          flip: null,
+        },
+      ]);
+      const toWeb = heard(web);
+      const toQuiet = heard(quiet);
+      worker.hub.publish({
+        kind: 'result',
+        monitorId,
+        status: 'up',
+        result: written!.result,
+        details: null,
+      });
+      worker.hub.publish(statusEvent(monitorId));
+      const kinds = (seen: ServerEvent[]) =>
+        seen.filter((e) => 'monitorId' in e && e.monitorId === monitorId).map((e) => e.kind);
+      await until('the web process to hear the result and the flip', () =>
+        kinds(toWeb).sort().join() === 'result,status' ? true : undefined,
+      );
+      await until('the scheduler-only process to hear the flip', () =>
+        kinds(toQuiet).includes('status') ? true : undefined,
+      );
+      // The result went out with the flip, on a channel of its own: the quiet one never hears it.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(kinds(toQuiet)).toEqual(['status']);
+    } finally {
+      await quiet.stop();
+    }
+  });
+
   it('deliver an edit made in one process to the others, and never back to itself', async () => {
     const toWorker = heard(worker);
     const toWeb = heard(web);
@@ -139,8 +189,8 @@ describe.runIf(postgresUrl)('processes sharing one PostgreSQL database', () => {
     await admin.connect();
     const channel = `pagewatch_events_${(web.target as { schema: string }).schema}`;
     const killed = await admin.query(
-      'select pg_terminate_backend(pid) from pg_stat_activity where query = $1',
-      [`LISTEN "${channel}"`],
+      'select pg_terminate_backend(pid) from pg_stat_activity where query like $1',
+      [`LISTEN "${channel}"%`],
     );
     await admin.end();
     // Both processes listen on the same channel; both lost their feed.
