@@ -64,6 +64,9 @@ const asGet = (method: string) => (method === 'HEAD' ? 'GET' : method);
 const STRICTER: Record<string, Access> = {
   // Subscribers' addresses are personal data: only those who manage the page see them.
   'GET /api/v1/status-pages/:id/subscribers': 'editor',
+  // SPEC §6: transferring ownership and deleting the instance's data are the owner's alone.
+  'POST /api/v1/settings/transfer-ownership': 'owner',
+  'POST /api/v1/settings/delete-all-data': 'owner',
 };
 
 /**
@@ -73,6 +76,8 @@ const STRICTER: Record<string, Access> = {
 const NARROWED: Record<string, Access> = {
   'GET /api/v1/notification-channels': 'editor',
   'GET /api/v1/deliveries': 'editor',
+  // Every screen shows times in the instance's display time zone (ADR 27); changing it is admin.
+  'GET /api/v1/settings': 'viewer',
 };
 
 /** What SPEC §6 says a route needs, or an explanation of why the test cannot tell. */
