@@ -81,6 +81,20 @@ describe.each(engines)('Uptime Kuma files on %s', (engine) => {
     await expectRefused(damaged, 'kuma_corrupt');
   });
 
+  it('keeps a push token once, and gives the monitor that wants it again a new one', async () => {
+    const twice = alteredFixture(
+      "update monitor set push_token = 'fixtureBackupPushToken0000000001' where id = 22",
+    );
+    const res = await upload(twice, true);
+    expect(res.statusCode).toBe(200);
+    const items = ImportReport.parse(res.json()).items;
+    const notes = (n: number) => items.find((i) => i.source === `monitor #${n} (push)`)!.notes;
+    expect(notes(21)).toEqual([]);
+    expect(notes(22)).toEqual([
+      'Another monitor here already has its push token: it gets a new push URL',
+    ]);
+  });
+
   it('gives a page whose address and domain are taken here another address and no domain', async () => {
     const mine = await t.inject({
       method: 'POST',

@@ -37,6 +37,26 @@ async function keysBefore(repos: Repositories): Promise<Record<ConfigKind, Set<s
   };
 }
 
+/** Gives a new push monitor its Kuma token, unless a monitor here already answers to it. */
+async function keepPushToken(
+  deps: ServiceDeps,
+  plan: KumaImportPlan,
+  repos: Repositories,
+  key: string,
+  id: number,
+): Promise<void> {
+  const token = plan.pushTokens.get(key);
+  if (!token) return;
+  const hash = sha256(token);
+  if (await repos.monitors.findPushTarget(hash)) {
+    plan.items
+      .find((i) => i.key === key)
+      ?.notes.push('Another monitor here already has its push token: it gets a new push URL');
+    return;
+  }
+  await repos.monitors.setPushToken(id, { token, hash }, deps.clock.now());
+}
+
 /**
  * What only an importer writes, in the apply's transaction: the new resources are handed to
  * the UI (an import is a starting point, not a file to manage), push monitors get their Kuma
@@ -56,9 +76,7 @@ async function afterApply(
       if (before[kind].has(key)) continue;
       await repos.configKeys.detach(kind, id);
       if (kind !== 'monitors') continue;
-      const token = plan.pushTokens.get(key);
-      if (token)
-        await repos.monitors.setPushToken(id, { token, hash: sha256(token) }, deps.clock.now());
+      await keepPushToken(deps, plan, repos, key, id);
       const rollups = plan.history.get(key) ?? [];
       if (rollups.length > 0) history.monitors += 1;
       for (const r of rollups) byLevel[r.level].push({ ...r.delta, monitorId: id });
