@@ -1,4 +1,4 @@
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import type {
   KumaMaintenance,
   KumaMonitor,
@@ -39,12 +39,14 @@ function jsonOf<T>(v: unknown, fallback: T): T {
  * nothing is ever written back. A WAL-mode file (as Kuma leaves it) is read as a rollback
  * journal one, which is the same pages when it was checkpointed.
  */
-function openCopy(bytes: Uint8Array): SQLite.Database {
+async function openCopy(bytes: Uint8Array): Promise<SQLite.Database> {
+  // Loaded on first use, as database.ts does: a PostgreSQL deployment never needs it otherwise.
+  const { default: Driver } = await import('better-sqlite3');
   const copy = Buffer.from(bytes);
   if (copy[18] === 2 && copy[19] === 2) copy[18] = copy[19] = 1;
   let db: SQLite.Database;
   try {
-    db = new SQLite(copy, { readonly: true });
+    db = new Driver(copy, { readonly: true });
   } catch (err) {
     throw kumaProblem('corrupt', `SQLite cannot open it: ${(err as Error).message}`);
   }
@@ -184,11 +186,14 @@ export interface ReadKumaOptions {
  * plain rows. A file that is not SQLite, not Kuma's, of a Kuma version this reader does not
  * know, or damaged, is a `validation_failed` problem naming which.
  */
-export function readKumaDatabase(bytes: Uint8Array, options: ReadKumaOptions): KumaSource {
+export async function readKumaDatabase(
+  bytes: Uint8Array,
+  options: ReadKumaOptions,
+): Promise<KumaSource> {
   if (!isSqliteFile(bytes)) {
     throw kumaProblem('not_sqlite', 'The file is not an SQLite database');
   }
-  const db = openCopy(bytes);
+  const db = await openCopy(bytes);
   try {
     const schema = readKumaSchema(db);
     const settings = new Map(

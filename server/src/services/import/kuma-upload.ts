@@ -12,7 +12,7 @@ export const KUMA_HISTORY_DAYS = 90;
  * Reads an upload as what it is: a Kuma 2.x database (by SQLite's header) or a 1.x JSON
  * backup (by its first character). Anything else is a clear `validation_failed`.
  */
-export function readKumaUpload(bytes: Uint8Array, now: number): KumaSource {
+export async function readKumaUpload(bytes: Uint8Array, now: number): Promise<KumaSource> {
   if (bytes.length > importLimits.bytesMax) {
     throw new AppError('payload_too_large', 'Import files are limited to 20 MiB');
   }

@@ -143,7 +143,7 @@ export async function importUptimeKuma(
   bytes: Uint8Array,
   options: { dryRun: boolean },
 ): Promise<ImportReport> {
-  const plan = mapKuma(readKumaUpload(bytes, deps.clock.now()));
+  const plan = mapKuma(await readKumaUpload(bytes, deps.clock.now()));
   await avoidTakenAddresses(deps, plan);
   const before = await keysBefore(deps.repos);
   let history: History = { monitors: 0, days: 0, hours: 0, minutes: 0 };
