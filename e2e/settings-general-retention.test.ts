@@ -160,4 +160,27 @@ describe('the general and data retention screens in a browser', () => {
     expect(await adminPage.getByRole('heading', { name: 'Danger zone' }).count()).toBe(0);
     await theirs.close();
   });
+  it('transfers ownership to an admin after the password, and hides the danger zone after', async () => {
+    const users = (await app.inject({ url: '/api/v1/users' })).json<{
+      items: { id: number; email: string; role: string }[];
+    }>().items;
+    const ada = users.find((u) => u.email === 'ada@example.com')!;
+    await page.goto(`${app.url}/settings/general`);
+    await page.getByLabel('New owner').selectOption(String(ada.id));
+    await page.getByLabel('Your password').fill('not my password');
+    await page.getByRole('button', { name: 'Transfer ownership' }).click();
+    await page.getByText('This is not your password').waitFor();
+
+    await page.getByLabel('Your password').fill(app.owner.password);
+    await page.getByRole('button', { name: 'Transfer ownership' }).click();
+    await page.getByText('Ownership transferred').waitFor();
+    await page.getByText(/ada@example\.com\) is the owner now; you are an admin/).waitFor();
+    await page.getByRole('heading', { name: 'Danger zone' }).waitFor({ state: 'detached' });
+    const after = (await app.inject({ url: '/api/v1/users' })).json<{
+      items: { email: string; role: string }[];
+    }>().items;
+    expect(after.find((u) => u.email === 'ada@example.com')?.role).toBe('owner');
+    expect(after.find((u) => u.email === app.owner.email)?.role).toBe('admin');
+    expect(errors).toEqual([]);
+  });
 });

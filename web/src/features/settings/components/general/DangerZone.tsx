@@ -21,7 +21,7 @@ const toTransfer = (v: typeof transferInitial) => ({
   password: v.password,
 });
 
-function TransferOwnership() {
+function TransferOwnership({ onTransferred }: { onTransferred: (to: string) => void }) {
   const { data } = useQuery(usersQuery());
   const admins = (data?.items ?? []).filter((u) => u.role === 'admin' && !u.disabled);
   const transfer = useTransferOwnership();
@@ -38,7 +38,13 @@ function TransferOwnership() {
       noValidate
       onBlur={form.onBlur}
       onSubmit={form.handleSubmit((input) =>
-        transfer.mutate(input, { onError: (e) => form.showServerErrors(e) }),
+        transfer.mutate(input, {
+          onSuccess: () => {
+            const to = admins.find((u) => u.id === input.userId);
+            onTransferred(to ? `${to.name} (${to.email})` : 'The admin you chose');
+          },
+          onError: (e) => form.showServerErrors(e),
+        }),
       )}
     >
       <div>
@@ -144,7 +150,14 @@ function DeleteAllDialog({
 }
 
 /** The owner's irreversible actions, apart from everything else on the screen. */
-export function DangerZone({ instanceName }: { instanceName: string }) {
+export function DangerZone({
+  instanceName,
+  onTransferred,
+}: {
+  instanceName: string;
+  /** Called with who owns the instance now; this zone disappears with the owner role. */
+  onTransferred: (to: string) => void;
+}) {
   const [deleting, setDeleting] = useState(false);
   const [deleted, setDeleted] = useState<DeletedData | null>(null);
   return (
@@ -153,7 +166,7 @@ export function DangerZone({ instanceName }: { instanceName: string }) {
         Danger zone
       </h3>
       <p className="panel__intro">Only the owner sees these.</p>
-      <TransferOwnership />
+      <TransferOwnership onTransferred={onTransferred} />
       <div className="danger-item danger-item--row">
         <div>
           <h4 className="danger-item__title">Delete all data</h4>

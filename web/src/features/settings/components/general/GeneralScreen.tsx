@@ -113,13 +113,21 @@ function PublicUrl({ url }: { url: string | null }) {
 export function GeneralScreen() {
   const me = useMe();
   const { data, error, isPending } = useQuery(settingsQuery());
+  const [newOwner, setNewOwner] = useState<string | null>(null);
   if (isPending) return <LoadingBlock label="Loading settings" />;
   if (error) return <ErrorNotice error={error} />;
   return (
     <div className="settings-stack">
       <GeneralForm settings={data} />
       <PublicUrl url={data.environment.publicUrl} />
-      {me.role === 'owner' && <DangerZone instanceName={data.general.instanceName} />}
+      {newOwner && (
+        <Notice live title="Ownership transferred">
+          {newOwner} is the owner now; you are an admin.
+        </Notice>
+      )}
+      {me.role === 'owner' && (
+        <DangerZone instanceName={data.general.instanceName} onTransferred={setNewOwner} />
+      )}
     </div>
   );
 }
