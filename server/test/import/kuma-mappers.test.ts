@@ -45,6 +45,8 @@ function monitor(over: Partial<KumaMonitor> & { id: number; type: string }): Kum
     pushToken: null,
     expiryNotification: false,
     ipFamily: null,
+    conditions: '[]',
+    proxyId: null,
     ...over,
   };
 }
@@ -220,6 +222,14 @@ describe('the Uptime Kuma mappers', () => {
             url: 'https://shop.example.com:8443/',
             expiryNotification: true,
           }),
+          monitor({
+            id: 13,
+            type: 'dns',
+            hostname: 'example.com',
+            conditions:
+              '[{"type":"expression","variable":"record","operator":"contains","value":"10.0.0.1"}]',
+            proxyId: 2,
+          }),
         ],
       }),
     );
@@ -256,6 +266,10 @@ describe('the Uptime Kuma mappers', () => {
     });
     expect(plan.pushTokens.has('kuma-monitor-11')).toBe(false);
     expect(itemOf(plan, 'monitor #11 ').notes.join(' ')).toContain('new push URL');
+    expect(itemOf(plan, 'monitor #13 ').notes).toEqual([
+      expect.stringMatching(/^Its extra conditions were left out \(\[\{"type":"expression"/),
+      'Kuma sent it through a proxy; Pagewatch connects directly',
+    ]);
     expect(entries.get('kuma-monitor-12-tls')).toMatchObject({
       type: 'tls',
       host: 'shop.example.com',

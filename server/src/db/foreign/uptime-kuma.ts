@@ -98,6 +98,8 @@ function monitorOf(r: Row): KumaMonitor {
     pushToken: text(r.push_token),
     expiryNotification: bool(r.expiry_notification),
     ipFamily: text(r.ip_family),
+    conditions: text(r.conditions),
+    proxyId: num(r.proxy_id),
   };
 }
 

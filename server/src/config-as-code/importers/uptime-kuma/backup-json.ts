@@ -119,6 +119,8 @@ function monitorOf(m: z.infer<typeof BackupMonitor>): KumaMonitor {
     pushToken: m.pushToken,
     expiryNotification: m.expiryNotification,
     ipFamily: null,
+    conditions: null,
+    proxyId: null,
   };
 }
 

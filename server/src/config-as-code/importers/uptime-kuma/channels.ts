@@ -6,7 +6,11 @@ type Form = Record<string, unknown>;
 type Mapped = { kind: string; config: Form; secrets: Form; notes?: string[] };
 
 const str = (v: unknown): string =>
-  typeof v === 'string' ? v.trim() : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+  typeof v === 'string'
+    ? v.trim()
+    : typeof v === 'number' || typeof v === 'boolean'
+      ? String(v)
+      : '';
 const list = (v: unknown): string[] =>
   str(v)
     .split(/[,;]/)

@@ -131,6 +131,15 @@ function dnsFields(m: KumaMonitor, notes: string[]): Record<string, unknown> {
   };
 }
 
+/** Kuma settings with no Pagewatch counterpart that leave the check otherwise whole. */
+function leftOut(m: KumaMonitor, notes: string[]): void {
+  const conditions = (m.conditions ?? '').trim();
+  if (conditions !== '' && conditions !== '[]') {
+    notes.push(`Its extra conditions were left out (${conditions.slice(0, 200)})`);
+  }
+  if (m.proxyId !== null) notes.push('Kuma sent it through a proxy; Pagewatch connects directly');
+}
+
 /** A TLS monitor beside an HTTPS monitor whose certificate Kuma watched (expiry notification). */
 function certificateEntry(m: KumaMonitor, base: Record<string, unknown>): unknown {
   let url: URL;
@@ -194,6 +203,7 @@ export function mapMonitors(src: KumaSource, channelKeyOf: Map<number, string>):
         ? { alerts: { renotifyEveryChecks: Math.min(10_000, m.resendInterval) } }
         : {}),
     };
+    leftOut(m, notes);
     let entry: Record<string, unknown>;
     try {
       entry = { ...base, ...typeFields(m, notes) };

@@ -46,6 +46,10 @@ export interface KumaMonitor {
   pushToken: string | null;
   expiryNotification: boolean;
   ipFamily: string | null;
+  /** Kuma 2.x's extra conditions (JSON text of a list), which Pagewatch does not read. */
+  conditions: string | null;
+  /** Set when Kuma sent the check through one of its proxies. */
+  proxyId: number | null;
 }
 
 export interface KumaTag {
