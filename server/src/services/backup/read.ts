@@ -17,14 +17,14 @@ async function* linesOf(file: string): AsyncGenerator<string> {
   try {
     for await (const line of reader) yield line;
   } catch (err) {
-    throw damaged(file, err);
+    throw unreadable(file, err);
   } finally {
     reader.close();
     input.destroy();
   }
 }
 
-function damaged(file: string, err: unknown): RestoreRefused {
+function unreadable(file: string, err: unknown): RestoreRefused {
   const e = err as NodeJS.ErrnoException;
   if (e.code === 'ENOENT') return new RestoreRefused(`${file} does not exist`);
   if (e.code === 'EISDIR') return new RestoreRefused(`${file} is a folder, not a backup file`);
@@ -61,74 +61,94 @@ export async function readBackupHeader(file: string): Promise<BackupHeader> {
   throw new RestoreRefused(`${file} is empty`);
 }
 
+const damaged = (what: string) => new RestoreRefused(`The backup file is damaged: ${what}`);
+
+/** Where a reader is in a file's structure: the table it is in, the counts, the trailer. */
+class Structure {
+  table: TableLine | null = null;
+  inTable = 0;
+  trailer: TrailerLine | null = null;
+  private seen = 0;
+  private total = 0;
+
+  constructor(private readonly header: BackupHeader) {}
+
+  /** A `table`, `end` or `trailer` line, checked; the item it makes, if any. */
+  mark(value: unknown, n: number): RestoreItem | null {
+    const kind = (value as { kind?: unknown }).kind;
+    if (kind === 'table' && !this.table) return this.open(value as TableLine);
+    if (kind === 'end' && this.table) return this.close(value as EndLine);
+    if (kind === 'trailer' && !this.table) return this.finish(value as TrailerLine);
+    throw damaged(`line ${n} is out of place`);
+  }
+
+  private open(table: TableLine): RestoreItem {
+    if (this.header.tables[this.seen] !== table.name || !Array.isArray(table.columns))
+      throw damaged(`table ${String(table.name)} is not the one its header lists next`);
+    this.table = table;
+    return { kind: 'table', name: table.name, columns: table.columns };
+  }
+
+  private close(end: EndLine): RestoreItem {
+    const name = this.table!.name;
+    if (end.name !== name || end.rows !== this.inTable)
+      throw damaged(
+        `table ${name} holds ${this.inTable} rows, its end line says ${String(end.rows)}`,
+      );
+    this.total += this.inTable;
+    this.seen += 1;
+    this.table = null;
+    this.inTable = 0;
+    return { kind: 'end', name, rows: end.rows };
+  }
+
+  private finish(trailer: TrailerLine): null {
+    const { seen, total } = this;
+    if (trailer.tables !== seen || trailer.rows !== total || seen !== this.header.tables.length)
+      throw damaged(
+        `its end counts ${trailer.tables} tables and ${trailer.rows} rows, the file holds ${seen} and ${total}`,
+      );
+    this.trailer = trailer;
+    return null;
+  }
+}
+
 /**
  * The tables and rows after the header, checked as they pass: the order and names the header
  * lists, each table's row count, and the trailer. A file that ends early is refused at its end.
  */
 export async function* readBackupItems(file: string): AsyncGenerator<RestoreItem> {
-  let header: BackupHeader | null = null;
-  let table: TableLine | null = null;
+  let structure: Structure | null = null;
   let rows: unknown[][] = [];
-  let seen = 0;
-  let total = 0;
-  let trailer: TrailerLine | null = null;
   let n = 0;
-  let inTable = 0;
   for await (const line of linesOf(file)) {
     n += 1;
     if (line === '') continue;
-    if (trailer) throw new RestoreRefused(`The backup file is damaged: line ${n} follows its end`);
+    if (structure?.trailer) throw damaged(`line ${n} follows its end`);
     const value = parse(line, `line ${n}`);
-    if (!header) {
-      header = BackupHeader.parse(value);
-      continue;
-    }
-    if (Array.isArray(value)) {
-      if (!table)
-        throw new RestoreRefused(`The backup file is damaged: line ${n} is outside a table`);
+    if (!structure) {
+      const header = BackupHeader.safeParse(value);
+      if (!header.success) throw new RestoreRefused(`${file} is not a Pagewatch backup`);
+      structure = new Structure(header.data);
+    } else if (Array.isArray(value)) {
+      if (!structure.table) throw damaged(`line ${n} is outside a table`);
       rows.push(value.map(decodeValue));
-      inTable += 1;
+      structure.inTable += 1;
       if (rows.length >= ROWS_PER_ITEM) {
         yield { kind: 'rows', rows };
         rows = [];
       }
-      continue;
-    }
-    const kind = (value as { kind?: unknown }).kind;
-    if (kind === 'table' && !table) {
-      table = value as TableLine;
-      if (header.tables[seen] !== table.name || !Array.isArray(table.columns))
-        throw new RestoreRefused(
-          `The backup file is damaged: table ${String(table.name)} is not the one its header lists next`,
-        );
-      yield { kind: 'table', name: table.name, columns: table.columns };
-    } else if (kind === 'end' && table) {
+    } else {
       if (rows.length > 0) yield { kind: 'rows', rows };
       rows = [];
-      const end = value as EndLine;
-      if (end.name !== table.name || end.rows !== inTable)
-        throw new RestoreRefused(
-          `The backup file is damaged: table ${table.name} holds ${inTable} rows, its end line says ${String(end.rows)}`,
-        );
-      total += inTable;
-      inTable = 0;
-      yield { kind: 'end', name: end.name, rows: Number(end.rows) };
-      table = null;
-      seen += 1;
-    } else if (kind === 'trailer' && !table) {
-      trailer = value as TrailerLine;
-      if (trailer.tables !== seen || trailer.rows !== total || seen !== header.tables.length)
-        throw new RestoreRefused(
-          `The backup file is damaged: its end counts ${trailer.tables} tables and ${trailer.rows} rows, the file holds ${seen} and ${total}`,
-        );
-    } else {
-      throw new RestoreRefused(`The backup file is damaged: line ${n} is out of place`);
+      const item = structure.mark(value, n);
+      if (item) yield item;
     }
   }
-  if (!trailer)
-    throw new RestoreRefused(
-      `${file} is truncated: it ends${table ? ` inside table ${table.name}` : ''} before its last line`,
-    );
+  if (!structure?.trailer) {
+    const inside = structure?.table ? ` inside table ${structure.table.name}` : '';
+    throw new RestoreRefused(`${file} is truncated: it ends${inside} before its last line`);
+  }
 }
 
 /** Reads a whole file through, as a restore would, without writing: for a download's check. */
