@@ -17,6 +17,8 @@ const PUBLIC_API = new Set([
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/login/totp',
   'GET /api/v1/openapi.json',
+  // The configuration files' JSON Schema, as public as the API document (editors fetch it).
+  'GET /api/v1/config/schema.json',
 ]);
 
 /**
@@ -56,6 +58,9 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   deliveries: { read: 'admin', write: 'admin' },
   export: { read: 'admin', write: 'admin' },
   import: { read: 'admin', write: 'admin' },
+  // Configuration as code: export, plan and apply are the export/import of SPEC §6.
+  config: { read: 'admin', write: 'admin' },
+  backup: { read: 'admin', write: 'admin' },
 };
 
 const asGet = (method: string) => (method === 'HEAD' ? 'GET' : method);
@@ -78,6 +83,8 @@ const NARROWED: Record<string, Access> = {
   'GET /api/v1/deliveries': 'editor',
   // Every screen shows times in the instance's display time zone (ADR 27); changing it is admin.
   'GET /api/v1/settings': 'viewer',
+  // Every edit form says "Managed by config" for the resources files manage (keys only).
+  'GET /api/v1/config/managed': 'viewer',
 };
 
 /** What SPEC §6 says a route needs, or an explanation of why the test cannot tell. */
