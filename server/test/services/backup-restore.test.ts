@@ -133,6 +133,13 @@ describe.each(engines)('backup and restore on %s', (engine) => {
     expect(res.headers['content-disposition']).toMatch(
       /^attachment; filename="pagewatch-.*\.pagewatch-backup\.gz"$/,
     );
+    // Who took everything away is in the audit log.
+    const audit = await source.inject('/api/v1/audit?action=backup.download');
+    const items = audit.json<{ items: { actor: { label: string }; summary: string }[] }>().items;
+    expect(items[0]).toMatchObject({
+      actor: { label: 'admin key' },
+      summary: expect.stringMatching(/^downloaded backup pagewatch-.*\.pagewatch-backup\.gz$/),
+    });
   });
 
   it('restores into an instance holding only its setup owner, replacing that owner', async () => {
