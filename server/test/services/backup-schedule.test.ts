@@ -49,6 +49,8 @@ describe.each(engines)('scheduled backups on %s', (engine) => {
     ).toEqual(['folder', 'intervalHours', 'keep']);
     const saved = await schedule(body);
     expect(saved.statusCode).toBe(200);
+    // Stored beside the other settings groups, which read on undisturbed.
+    expect((await t.inject('/api/v1/settings')).statusCode).toBe(200);
     expect(BackupStatus.parse(saved.json())).toMatchObject({
       settings: body,
       folder,
