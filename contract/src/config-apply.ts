@@ -25,6 +25,11 @@ export const ConfigApplyInput = z.strictObject({
   prune: z.boolean().default(false),
   /** Answer the report without writing anything. */
   dryRun: z.boolean().default(false),
+  /**
+   * The token of a plan (POST /api/v1/config/plan): the apply is refused with 409 when the
+   * live configuration changed since. Without one the apply writes whatever is live (ADR 28).
+   */
+  planToken: z.string().min(1).max(200).optional(),
 });
 export type ConfigApplyInput = z.input<typeof ConfigApplyInput>;
 
@@ -71,3 +76,65 @@ export const ConfigDetachInput = z.strictObject({
   id: z.number().int().positive(),
 });
 export type ConfigDetachInput = z.infer<typeof ConfigDetachInput>;
+
+/** POST /api/v1/config/plan: what an apply of the document would change, and drift. */
+export const ConfigPlanInput = ConfigApplyInput.omit({ dryRun: true, planToken: true });
+export type ConfigPlanInput = z.input<typeof ConfigPlanInput>;
+
+/**
+ * One changed property of a resource, path relative to its entry. Secrets carry no values:
+ * `secret` says whether the stored one changes.
+ */
+export const ConfigPropertyChange = z.object({
+  path: z.string(),
+  before: z.unknown().optional(),
+  after: z.unknown().optional(),
+  secret: z.enum(['changed', 'unchanged']).optional(),
+});
+export type ConfigPropertyChange = z.infer<typeof ConfigPropertyChange>;
+
+export const ConfigPlanAction = z.enum([
+  'create',
+  'update',
+  'unchanged',
+  'skip',
+  'detach',
+  'delete',
+]);
+export type ConfigPlanAction = z.infer<typeof ConfigPlanAction>;
+
+export const ConfigPlanEntry = z.object({
+  kind: z.enum(configKinds),
+  key: z.string(),
+  action: ConfigPlanAction,
+  /** For updates: each property the files change, live value → file value. */
+  changes: z.array(ConfigPropertyChange),
+});
+export type ConfigPlanEntry = z.infer<typeof ConfigPlanEntry>;
+
+/** A managed resource edited outside the files since the last apply: last applied → live. */
+export const ConfigDriftEntry = z.object({
+  kind: z.enum(configKinds),
+  key: z.string(),
+  changes: z.array(ConfigPropertyChange),
+});
+export type ConfigDriftEntry = z.infer<typeof ConfigDriftEntry>;
+
+export const ConfigPlan = z.object({
+  /** Fingerprint of the live configuration the plan was computed against. */
+  token: z.string(),
+  mode: ConfigApplyMode,
+  prune: z.boolean(),
+  entries: z.array(ConfigPlanEntry),
+  drift: z.array(ConfigDriftEntry),
+  summary: z.object({
+    create: z.number().int(),
+    update: z.number().int(),
+    unchanged: z.number().int(),
+    skip: z.number().int(),
+    detach: z.number().int(),
+    delete: z.number().int(),
+    drift: z.number().int(),
+  }),
+});
+export type ConfigPlan = z.infer<typeof ConfigPlan>;

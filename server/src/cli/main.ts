@@ -42,6 +42,8 @@ export async function main(argv: readonly string[], given: CliIo = {}): Promise<
       apiKey: opts.apiKey ?? io.env.PAGEWATCH_API_KEY,
       env: io.env,
       cwd: io.cwd,
+      // Colour only on a terminal of our own, and never when NO_COLOR is set.
+      colour: !given.out && process.stdout.isTTY === true && io.env.NO_COLOR === undefined,
     };
   };
   try {

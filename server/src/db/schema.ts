@@ -57,6 +57,8 @@ export interface MonitorsTable {
   config_key: string | null;
   /** 1 while applied from a configuration document: read-only in the UI. */
   managed_by_config: Generated<number>;
+  /** What the last apply wrote, secrets as keyed digests (migration 020): drift is measured from it. */
+  config_applied: string | null;
 }
 
 export interface CheckResultsTable {
@@ -263,6 +265,8 @@ export interface MaintenanceWindowsTable {
   config_key: string | null;
   /** 1 while applied from a configuration document: read-only in the UI. */
   managed_by_config: Generated<number>;
+  /** What the last apply wrote, secrets as keyed digests (migration 020): drift is measured from it. */
+  config_applied: string | null;
 }
 
 export interface NotificationChannelsTable {
@@ -283,6 +287,8 @@ export interface NotificationChannelsTable {
   config_key: string | null;
   /** 1 while applied from a configuration document: read-only in the UI. */
   managed_by_config: Generated<number>;
+  /** What the last apply wrote, secrets as keyed digests (migration 020): drift is measured from it. */
+  config_applied: string | null;
 }
 
 export interface MonitorChannelsTable {
@@ -338,6 +344,8 @@ export interface StatusPagesTable {
   config_key: string | null;
   /** 1 while applied from a configuration document: read-only in the UI. */
   managed_by_config: Generated<number>;
+  /** What the last apply wrote, secrets as keyed digests (migration 020): drift is measured from it. */
+  config_applied: string | null;
 }
 
 export interface StatusPageSectionsTable {

@@ -2,6 +2,7 @@ import {
   createCipheriv,
   createDecipheriv,
   createHash,
+  createHmac,
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
@@ -46,6 +47,12 @@ export class SecretBox {
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     const parts = [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url'));
     return `v1.${parts.join('.')}`;
+  }
+
+  /** A keyed digest: equal texts give equal digests, and no one without the key can test a guess. */
+  digest(text: string): string {
+    const key = createHmac('sha256', this.key).update('pagewatch digest key').digest();
+    return createHmac('sha256', key).update(text).digest('base64url');
   }
 
   open(sealed: string): string {

@@ -1,16 +1,18 @@
 import { ConfigApplyReport, configKinds } from '@pagewatch/contract';
-import { referencedVariables } from '../../config-as-code/secrets.js';
 import { ApiClient } from '../api-client.js';
 import { loadChecked } from '../config-files.js';
 import { connectionOf } from '../context.js';
 import { CliError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
+import { referencedEnv, tokenOfPlanFile } from './plan.js';
 
 interface ApplyOptions {
   prune?: boolean;
   yes?: boolean;
   dryRun?: boolean;
   createOnly?: boolean;
+  planToken?: string;
+  plan?: string;
 }
 
 const label = {
@@ -47,16 +49,18 @@ export const registerApply: RegisterCommand = (program, contextOf) => {
     .option('--yes', 'confirm the deletions --prune makes')
     .option('--dry-run', 'show what would change and write nothing')
     .option('--create-only', 'create new keys only; leave every known key as it is')
+    .option('--plan-token <token>', 'refuse if the server changed since the plan with this token')
+    .option('--plan <file>', 'refuse if the server changed since the plan written to <file>')
     .action(async (paths: string[], opts: ApplyOptions, cmd) => {
       const ctx = contextOf(cmd);
+      if (opts.plan !== undefined && opts.planToken !== undefined)
+        throw new CliError('Give --plan or --plan-token, not both.', 2);
+      const planToken =
+        opts.plan !== undefined ? tokenOfPlanFile(ctx.cwd, opts.plan) : opts.planToken;
       const document = loadChecked(ctx, paths);
       const api = new ApiClient(connectionOf(ctx));
       // Secrets travel as the values of the variables the files name, never from the files.
-      const env: Record<string, string> = {};
-      for (const name of referencedVariables(document)) {
-        const value = ctx.env[name];
-        if (value !== undefined) env[name] = value;
-      }
+      const env = referencedEnv(ctx, document);
       const send = (dryRun: boolean) =>
         api.call('/config/apply', ConfigApplyReport, {
           method: 'POST',
@@ -66,6 +70,7 @@ export const registerApply: RegisterCommand = (program, contextOf) => {
             mode: opts.createOnly ? 'create-only' : 'upsert',
             prune: opts.prune ?? false,
             dryRun,
+            ...(planToken === undefined ? {} : { planToken }),
           },
           timeoutMs: 300_000,
         });

@@ -4,6 +4,7 @@ import { registerApply } from './apply.js';
 import { registerBackup } from './backup.js';
 import { registerExport } from './export.js';
 import { registerImportUptimeKuma } from './import-uptime-kuma.js';
+import { registerPlan } from './plan.js';
 import { registerRestore } from './restore.js';
 import { registerSchema } from './schema.js';
 import { registerServerVersion } from './server-version.js';
@@ -17,6 +18,7 @@ export const commands: readonly RegisterCommand[] = [
   registerServerVersion,
   registerExport,
   registerValidate,
+  registerPlan,
   registerApply,
   registerSchema,
   registerBackup,

@@ -26,6 +26,7 @@ import { checkRequests } from './016-check-requests.js';
 import { configKeys } from './018-config-keys.js';
 import { settings } from './017-settings.js';
 import { backupRuns } from './019-backup-runs.js';
+import { configApplied } from './020-config-applied.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -57,6 +58,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '018-config-keys': configKeys(),
     '017-settings': settings(),
     '019-backup-runs': backupRuns(engine),
+    '020-config-applied': configApplied(),
   };
 }
 

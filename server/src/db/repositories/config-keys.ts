@@ -18,6 +18,8 @@ export interface ConfigMark {
   id: number;
   key: string | null;
   managed: boolean;
+  /** What the last apply wrote (migration 020), or null. */
+  applied: string | null;
 }
 
 /** Keys and the "managed by config" flag of every resource kind. */
@@ -26,13 +28,14 @@ export function configKeysRepository(db: Kysely<DB>) {
     async marks(kind: ConfigTableKind): Promise<ConfigMark[]> {
       const rows = await db
         .selectFrom(configTables[kind])
-        .select(['id', 'config_key', 'managed_by_config'])
+        .select(['id', 'config_key', 'managed_by_config', 'config_applied'])
         .orderBy('id')
         .execute();
       return rows.map((r) => ({
         id: Number(r.id),
         key: r.config_key,
         managed: Number(r.managed_by_config) === 1,
+        applied: r.config_applied,
       }));
     },
 
@@ -80,6 +83,20 @@ export function configKeysRepository(db: Kysely<DB>) {
         .where('id', '=', id)
         .executeTakeFirst();
       return Number(res.numUpdatedRows) > 0;
+    },
+
+    /** Records what an apply wrote, for drift; one statement per resource (changed ones only). */
+    async setApplied(
+      kind: ConfigTableKind,
+      rows: readonly { id: number; applied: string }[],
+    ): Promise<void> {
+      for (const r of rows) {
+        await db
+          .updateTable(configTables[kind])
+          .set({ config_applied: r.applied })
+          .where('id', '=', r.id)
+          .execute();
+      }
     },
 
     /** Every monitor's channel links, for the document's `channels` lists. */

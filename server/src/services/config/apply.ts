@@ -13,10 +13,13 @@ import { crossChecks } from '../../config-as-code/references.js';
 import { resolveSecrets, type UnresolvedSecret } from '../../config-as-code/secrets.js';
 import { documentPath } from '../../config-as-code/to-inputs.js';
 import { AppError, validationFailed } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/crypto.js';
 import { EventHub } from '../../lib/event-hub.js';
 import type { ServiceDeps } from '../deps.js';
 import { kindOps, type KindOps } from './ops.js';
-import { loadState, type Held } from './state.js';
+import { recordApplied } from './drift.js';
+import { planToken } from './live.js';
+import { loadState, type ConfigState, type Held } from './state.js';
 
 export interface ApplyOptions {
   /** Values of the document's `${env:NAME}` references. */
@@ -25,6 +28,8 @@ export interface ApplyOptions {
   prune?: boolean;
   /** Everything is done, then rolled back: the report of what would happen. */
   dryRun?: boolean;
+  /** A plan's token: refused with `conflict` when the live state is no longer the planned one. */
+  planToken?: string;
   /** Runs in the same transaction once the document is written (an importer's history). */
   within?: (tx: { repos: Repositories; ids: AppliedIds }) => Promise<void>;
 }
@@ -155,6 +160,22 @@ async function removeAbsent<R>(
   }
 }
 
+function refuseStalePlan(state: ConfigState, box: SecretBox, token: string | undefined): void {
+  if (token === undefined || planToken(state, box) === token) return;
+  throw new AppError(
+    'conflict',
+    'The configuration on the server changed since this plan was made; nothing was written. ' +
+      'Run plan again, check its changes, and apply with the new token.',
+    [
+      {
+        path: 'planToken',
+        message: 'The live configuration changed since the plan',
+        code: 'stale_plan',
+      },
+    ],
+  );
+}
+
 function refuseBrokenReferences(document: ConfigDocument): void {
   const errors = crossChecks(document).filter((p) => p.severity === 'error');
   if (errors.length === 0) return;
@@ -194,6 +215,7 @@ export async function applyDocument(
       const { transact: _own, ...rest } = deps;
       const tx: ServiceDeps = { ...rest, repos, hub, maintenance: null };
       const state = await loadState(repos);
+      refuseStalePlan(state, deps.secrets, options.planToken);
       const run: Run = {
         repos,
         mode,
@@ -232,6 +254,7 @@ export async function applyDocument(
           );
         }
       }
+      await recordApplied(repos, deps.secrets, run.report);
       const result = { report: run.report, ids: run.ids };
       await options.within?.({ repos, ids: run.ids });
       if (dryRun) throw new RolledBack(result);

@@ -19,7 +19,7 @@ export function canonical(value: unknown): string {
 }
 
 /** A monitor's stored secrets, opened: the credential and the secret headers in order. */
-function monitorSecrets(m: MonitorRecord, box: SecretBox) {
+export function monitorSecrets(m: MonitorRecord, box: SecretBox) {
   const legacy = (m.settings as { basicAuth?: { password?: string } | null }).basicAuth?.password;
   let headers: string[] = [];
   try {

@@ -9,6 +9,8 @@ export interface Held<T> {
   id: number;
   key: string | null;
   managed: boolean;
+  /** The definition the last apply wrote (secrets as digests), for drift. */
+  applied: string | null;
   resource: T;
 }
 
@@ -30,7 +32,13 @@ async function hold<T extends { id: number }>(
   const marks = new Map((await repos.configKeys.marks(kind)).map((m) => [m.id, m]));
   return resources.map((resource) => {
     const mark = marks.get(resource.id);
-    return { id: resource.id, key: mark?.key ?? null, managed: mark?.managed ?? false, resource };
+    return {
+      id: resource.id,
+      key: mark?.key ?? null,
+      managed: mark?.managed ?? false,
+      applied: mark?.applied ?? null,
+      resource,
+    };
   });
 }
 

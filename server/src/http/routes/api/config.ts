@@ -4,6 +4,8 @@ import {
   ConfigDetachInput,
   ConfigDocument,
   ConfigManagedList,
+  ConfigPlan,
+  ConfigPlanInput,
   ExportQuery,
 } from '@pagewatch/contract';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +15,7 @@ import { configJsonSchema } from '../../../config-as-code/json-schema.js';
 import { applyDocument } from '../../../services/config/apply.js';
 import { exportDocument } from '../../../services/config/export.js';
 import { detachResource, listManaged } from '../../../services/config/managed.js';
+import { planDocument } from '../../../services/config/plan.js';
 import type { ServiceDeps } from '../../../services/deps.js';
 import type { ApiRegistry } from '../../route.js';
 
@@ -70,6 +73,26 @@ export function configRoutes(app: FastifyInstance, api: ApiRegistry, deps: Servi
     handler: async ({ body, ctx }) => {
       const { document, ...options } = body;
       return (await applyDocument(deps, ctx, document, options)).report;
+    },
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: '/api/v1/config/plan',
+    access: 'admin',
+    tag,
+    summary: 'What applying a document would change, property by property, with a plan token',
+    description:
+      'Writes nothing. Each resource is created, updated (with the properties that change; ' +
+      'secrets only as changed or unchanged), unchanged, skipped, detached or deleted. `drift` ' +
+      'lists managed resources edited outside the files since the last apply. Pass `token` ' +
+      'as `planToken` to apply to have the apply refused (409) if the server changed since.',
+    body: ConfigPlanInput,
+    bodyLimit: IMPORT_LIMIT,
+    responses: { 200: ConfigPlan },
+    handler: async ({ body, ctx }) => {
+      const { document, ...options } = body;
+      return planDocument(deps, ctx, document, options);
     },
   });
 

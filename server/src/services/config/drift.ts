@@ -1,0 +1,75 @@
+import {
+  configKinds,
+  type ConfigApplyReport,
+  type ConfigDriftEntry,
+  type ConfigKind,
+} from '@pagewatch/contract';
+import type { Repositories } from '../../db/repositories/index.js';
+import { getAt, setAt } from '../../config-as-code/paths.js';
+import { secretSlots } from '../../config-as-code/secrets.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import { canonical } from './compare.js';
+import { propertyChanges } from './diff.js';
+import { liveEntries, type LiveEntry } from './live.js';
+import { loadState, type ConfigState } from './state.js';
+
+/** An entry as remembered for drift: secrets replaced by keyed digests, never stored in clear. */
+export function snapshotOf(kind: ConfigKind, entry: Record<string, unknown>, box: SecretBox) {
+  const copy = structuredClone(entry);
+  if (kind === 'monitors' || kind === 'channels') {
+    for (const slot of secretSlots(kind, copy)) {
+      const value = getAt(copy, slot.path);
+      if (typeof value === 'string' && value !== '')
+        setAt(copy, slot.path, `digest:${box.digest(value)}`);
+    }
+  }
+  return canonical(copy);
+}
+
+/**
+ * After an apply's writes (same transaction): every resource the document wrote or found
+ * unchanged remembers its stored definition, the baseline drift is measured from. Only
+ * changed baselines are written, so an apply that changes nothing writes nothing here.
+ */
+export async function recordApplied(
+  repos: Repositories,
+  box: SecretBox,
+  report: ConfigApplyReport,
+): Promise<void> {
+  const state = await loadState(repos);
+  const live = liveEntries(state, box);
+  for (const kind of configKinds) {
+    const r = report[kind];
+    const written = new Set([...r.created, ...r.updated, ...r.unchanged]);
+    const held = new Map(state[kind].map((h) => [h.id, h.applied] as const));
+    const rows = live[kind].flatMap((e) => {
+      if (!e.managed || !written.has(e.key)) return [];
+      const applied = snapshotOf(kind, e.entry, box);
+      return held.get(e.id) === applied ? [] : [{ id: e.id, applied }];
+    });
+    await repos.configKeys.setApplied(kind, rows);
+  }
+}
+
+/** Managed resources whose live definition is no longer what the last apply wrote. */
+export function driftOf(
+  state: ConfigState,
+  live: Record<ConfigKind, LiveEntry[]>,
+  box: SecretBox,
+): ConfigDriftEntry[] {
+  const drift: ConfigDriftEntry[] = [];
+  for (const kind of configKinds) {
+    const applied = new Map(state[kind].map((h) => [h.id, h.applied] as const));
+    for (const e of live[kind]) {
+      const before = applied.get(e.id);
+      if (!e.managed || before == null) continue;
+      const now = snapshotOf(kind, e.entry, box);
+      if (now === before) continue;
+      const changes = propertyChanges(kind, JSON.parse(before), JSON.parse(now), false).filter(
+        (c) => c.secret !== 'unchanged',
+      );
+      if (changes.length > 0) drift.push({ kind, key: e.key, changes });
+    }
+  }
+  return drift;
+}

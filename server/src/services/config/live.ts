@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { ConfigKind } from '@pagewatch/contract';
+import {
+  channelEntryOf,
+  maintenanceEntryOf,
+  monitorEntryOf,
+  statusPageEntryOf,
+} from '../../config-as-code/from-resources.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import { openSecrets, secretNames } from '../notification-channels/secrets.js';
+import { canonical, monitorSecrets } from './compare.js';
+import type { ConfigState, Held } from './state.js';
+
+/** A stored resource as a document entry, secrets opened (never to leave the server). */
+export interface LiveEntry {
+  id: number;
+  key: string;
+  managed: boolean;
+  entry: Record<string, unknown>;
+}
+
+const keyOf = (h: Held<unknown>) => h.key ?? `#${h.id}`;
+const keyMap = (held: readonly Held<unknown>[]) => new Map(held.map((h) => [h.id, keyOf(h)]));
+
+/** Channel secrets, or none when they were sealed with another key. */
+function channelSecrets(c: ConfigState['channels'][number]['resource'], box: SecretBox) {
+  try {
+    return openSecrets(c, box);
+  } catch {
+    return {};
+  }
+}
+
+/** Entry of one resource; a record that no longer reads as an entry counts by its raw text. */
+function entryOr(h: Held<unknown>, make: () => unknown): Record<string, unknown> {
+  try {
+    return make() as Record<string, unknown>;
+  } catch {
+    return { unreadable: h.resource };
+  }
+}
+
+/** Every stored resource of every kind as an entry; resources without a key get `#id`. */
+export function liveEntries(state: ConfigState, box: SecretBox): Record<ConfigKind, LiveEntry[]> {
+  const channelKeys = keyMap(state.channels);
+  const monitorKeys = keyMap(state.monitors);
+  const live = <R>(held: readonly Held<R>[], make: (h: Held<R>, key: string) => unknown) =>
+    held.map((h) => ({
+      id: h.id,
+      key: keyOf(h),
+      managed: h.managed,
+      entry: entryOr(h, () => make(h, keyOf(h))),
+    }));
+  return {
+    channels: live(state.channels, (h, key) => {
+      const secrets = channelSecrets(h.resource, box);
+      const resource = { ...h.resource, secretsSet: secretNames(secrets) };
+      return channelEntryOf(resource, key, (slot) => {
+        const value = secrets[String(slot.path[1])];
+        return typeof value === 'string' && value !== '' ? value : undefined;
+      });
+    }),
+    monitors: live(state.monitors, (h, key) => {
+      const { headers, credential } = monitorSecrets(h.resource, box);
+      const linked = (state.links.get(h.id) ?? []).map((id) => channelKeys.get(id) ?? `#${id}`);
+      return monitorEntryOf(h.resource, key, linked, (slot) =>
+        slot.secretIndex === undefined ? credential : headers[slot.secretIndex],
+      );
+    }),
+    statusPages: live(state.statusPages, (h, key) =>
+      statusPageEntryOf(h.resource, key, monitorKeys, channelKeys),
+    ),
+    maintenance: live(state.maintenance, (h, key) =>
+      maintenanceEntryOf(h.resource, key, monitorKeys),
+    ),
+  };
+}
+
+/**
+ * The plan token (ADR 28): a digest of every stored definition with its key and managed flag,
+ * secrets included, so any write an apply could meet changes it. Check results do not.
+ */
+export function planToken(state: ConfigState, box: SecretBox): string {
+  const hash = createHash('sha256');
+  const live = liveEntries(state, box);
+  for (const kind of ['channels', 'monitors', 'statusPages', 'maintenance'] as const) {
+    for (const e of live[kind]) {
+      hash.update(canonical([kind, e.id, e.key, e.managed, e.entry]));
+      hash.update('\n');
+    }
+  }
+  return `v1.${hash.digest('base64url')}`;
+}

@@ -1,0 +1,68 @@
+import {
+  configKinds,
+  type ConfigApplyMode,
+  type ConfigDocument,
+  type ConfigKindReport,
+  type ConfigPlan,
+  type ConfigPlanAction,
+  type ConfigPlanEntry,
+} from '@pagewatch/contract';
+import type { RequestContext } from '../../domain/actor.js';
+import { resolveSecrets } from '../../config-as-code/secrets.js';
+import type { ServiceDeps } from '../deps.js';
+import { applyDocument } from './apply.js';
+import { propertyChanges } from './diff.js';
+import { driftOf } from './drift.js';
+import { liveEntries, planToken } from './live.js';
+import { loadState } from './state.js';
+
+export interface PlanOptions {
+  env?: Readonly<Record<string, string>>;
+  mode?: ConfigApplyMode;
+  prune?: boolean;
+}
+
+const actionOf: [keyof ConfigKindReport, ConfigPlanAction][] = [
+  ['created', 'create'],
+  ['updated', 'update'],
+  ['unchanged', 'unchanged'],
+  ['skipped', 'skip'],
+  ['detached', 'detach'],
+  ['deleted', 'delete'],
+];
+
+/**
+ * POST /api/v1/config/plan: the apply's own dry run says what happens to each key, the stored
+ * and the file entries of each update say which properties change, and the token fingerprints
+ * the live state, read before the dry run so a change in between refuses the apply.
+ */
+export async function planDocument(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  document: ConfigDocument,
+  options: PlanOptions = {},
+): Promise<ConfigPlan> {
+  const env = options.env ?? {};
+  const state = await loadState(deps.repos);
+  const token = planToken(state, deps.secrets);
+  const { report } = await applyDocument(deps, ctx, document, { ...options, dryRun: true });
+  const live = liveEntries(state, deps.secrets);
+  const { document: resolved } = resolveSecrets(document, env);
+  const entries: ConfigPlanEntry[] = [];
+  const summary = { create: 0, update: 0, unchanged: 0, skip: 0, detach: 0, delete: 0, drift: 0 };
+  for (const kind of configKinds) {
+    const stored = new Map(live[kind].map((e) => [e.key, e.entry]));
+    const wanted = new Map<string, unknown>(resolved[kind].map((e) => [e.key, e]));
+    for (const [field, action] of actionOf) {
+      for (const key of report[kind][field]) {
+        const changes =
+          action === 'update' ? propertyChanges(kind, stored.get(key), wanted.get(key), true) : [];
+        entries.push({ kind, key, action, changes });
+        summary[action] += 1;
+      }
+    }
+  }
+  const drift = driftOf(state, live, deps.secrets);
+  summary.drift = drift.length;
+  return { token, mode: report.mode, prune: report.prune, entries, drift, summary };
+}
