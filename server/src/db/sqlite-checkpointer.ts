@@ -57,15 +57,30 @@ const BACKUP_MARKER_FRESH_MS = 30_000;
  */
 export function backupMarker(file: string): () => void {
   const marker = `${file}-backup`;
-  const touch = () => fs.writeFileSync(marker, `${process.pid}\n`);
-  touch();
-  const timer = setInterval(touch, BACKUP_MARKER_FRESH_MS / 3);
-  timer.unref();
+  // Two backups at once (a download during a scheduled one) share the marker: the last removes it.
+  let held = markers.get(marker);
+  if (!held) {
+    const touch = () => fs.writeFileSync(marker, `${process.pid}\n`);
+    touch();
+    const timer = setInterval(touch, BACKUP_MARKER_FRESH_MS / 3);
+    timer.unref();
+    held = { count: 0, timer };
+    markers.set(marker, held);
+  }
+  held.count += 1;
+  let released = false;
   return () => {
-    clearInterval(timer);
+    if (released) return;
+    released = true;
+    held.count -= 1;
+    if (held.count > 0) return;
+    clearInterval(held.timer);
+    markers.delete(marker);
     fs.rmSync(marker, { force: true });
   };
 }
+
+const markers = new Map<string, { count: number; timer: NodeJS.Timeout }>();
 
 export interface Checkpointer {
   stop(): Promise<void>;

@@ -29,9 +29,13 @@ describe.each(engines)('backup tables on %s', (engine) => {
     'marks the file while a snapshot is open, so checkpointers leave its WAL alone',
     async () => {
       const marker = `${opened.database.file}-backup`;
-      const snapshot = await backupRepository(opened.database).snapshot();
+      const first = await backupRepository(opened.database).snapshot();
       expect(fs.readFileSync(marker, 'utf8')).toBe(`${process.pid}\n`);
-      await snapshot.close();
+      const second = await backupRepository(opened.database).snapshot();
+      await first.close();
+      // The other backup still holds its snapshot.
+      expect(fs.existsSync(marker)).toBe(true);
+      await second.close();
       expect(fs.existsSync(marker)).toBe(false);
     },
   );
