@@ -295,6 +295,8 @@ describe('the Uptime Kuma mappers', () => {
               ntfyaccesstoken: 'tk_abc',
             },
           },
+          // louislam/uptime-kuma server/notification-providers/pushover.js reads pushoveruserkey,
+          // pushoverapptoken and pushoverpriority (the other kinds: kuma-channels.test.ts).
           {
             id: 2,
             name: 'Pushover',

@@ -60,6 +60,8 @@ const BackupMonitor = z.looseObject({
   dns_resolve_server: optText,
   pushToken: optText,
   expiryNotification: flag,
+  /** Monitor#toJSON writes `proxyId` (camel case); its id in the proxy table. */
+  proxyId: optNum,
   notificationIDList: z.record(z.string(), z.unknown()).nullish(),
   tags: z.array(BackupTag).nullish(),
 });
@@ -92,7 +94,8 @@ function monitorOf(m: z.infer<typeof BackupMonitor>): KumaMonitor {
     interval,
     retryInterval: m.retryInterval ?? interval,
     maxretries: m.maxretries ?? 0,
-    timeout: m.timeout,
+    // Backups from before Kuma had a timeout: uploadBackup restores `interval * 0.8`.
+    timeout: m.timeout || interval * 0.8,
     resendInterval: m.resendInterval ?? 0,
     url: m.url,
     method: m.method,
@@ -120,7 +123,7 @@ function monitorOf(m: z.infer<typeof BackupMonitor>): KumaMonitor {
     expiryNotification: m.expiryNotification,
     ipFamily: null,
     conditions: null,
-    proxyId: null,
+    proxyId: m.proxyId,
   };
 }
 

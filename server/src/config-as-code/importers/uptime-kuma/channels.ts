@@ -1,16 +1,8 @@
 import { ChannelEntry, type ImportItem } from '@pagewatch/contract';
+import { chatProviders, str, type Form, type Mapped } from './channel-kinds.js';
 import { item, kumaKeys, skipped } from './keys.js';
 import type { KumaNotification } from './source.js';
 
-type Form = Record<string, unknown>;
-type Mapped = { kind: string; config: Form; secrets: Form; notes?: string[] };
-
-const str = (v: unknown): string =>
-  typeof v === 'string'
-    ? v.trim()
-    : typeof v === 'number' || typeof v === 'boolean'
-      ? String(v)
-      : '';
 const list = (v: unknown): string[] =>
   str(v)
     .split(/[,;]/)
@@ -85,22 +77,6 @@ const providers: Record<string, (f: Form) => Mapped> = {
     config: { channel: str(f.slackchannel), username: str(f.slackusername) },
     secrets: { webhookUrl: str(f.slackwebhookURL) },
   }),
-  discord: (f) => ({
-    kind: 'discord',
-    config: { username: str(f.discordUsername) },
-    secrets: { webhookUrl: str(f.discordWebhookUrl) },
-  }),
-  teams: (f) => ({ kind: 'teams', config: {}, secrets: { webhookUrl: str(f.webhookUrl) } }),
-  mattermost: (f) => ({
-    kind: 'mattermost',
-    config: { channel: str(f.mattermostchannel), username: str(f.mattermostusername) },
-    secrets: { webhookUrl: str(f.mattermostWebhookUrl) },
-  }),
-  'rocket.chat': (f) => ({
-    kind: 'rocketchat',
-    config: { channel: str(f.rocketchannel), username: str(f.rocketusername) },
-    secrets: { webhookUrl: str(f.rocketwebhookURL) },
-  }),
   telegram: (f) => ({
     kind: 'telegram',
     config: {
@@ -110,11 +86,6 @@ const providers: Record<string, (f: Form) => Mapped> = {
         Number(f.telegramMessageThreadID) > 0 ? Number(f.telegramMessageThreadID) : null,
     },
     secrets: { botToken: str(f.telegramBotToken) },
-  }),
-  gotify: (f) => ({
-    kind: 'gotify',
-    config: { serverUrl: str(f.gotifyserverurl), priority: Number(f.gotifyPriority ?? 8) },
-    secrets: { appToken: str(f.gotifyapplicationToken) },
   }),
   ntfy: (f) => ({
     kind: 'ntfy',
@@ -131,34 +102,7 @@ const providers: Record<string, (f: Form) => Mapped> = {
           ]
         : [],
   }),
-  pushover: (f) => ({
-    kind: 'pushover',
-    config: {
-      priority: Number(f.pushoverpriority ?? 1) || 0,
-      device: str(f.pushoverdevice),
-      sound: str(f.pushoversounds),
-    },
-    secrets: { appToken: str(f.pushoverapptoken), userKey: str(f.pushoveruserkey) },
-  }),
-  PagerDuty: (f) => ({
-    kind: 'pagerduty',
-    config: {
-      eventsUrl: str(f.pagerdutyIntegrationUrl) || 'https://events.pagerduty.com/v2/enqueue',
-      severity: ['critical', 'error', 'warning', 'info'].includes(str(f.pagerdutyPriority))
-        ? str(f.pagerdutyPriority)
-        : 'critical',
-    },
-    secrets: { routingKey: str(f.pagerdutyIntegrationKey) },
-  }),
-  Opsgenie: (f) => ({
-    kind: 'opsgenie',
-    config: {
-      apiUrl:
-        f.opsgenieRegion === 'eu' ? 'https://api.eu.opsgenie.com' : 'https://api.opsgenie.com',
-      priority: `P${Math.min(5, Math.max(1, Number(f.opsgeniePriority ?? 2) || 2))}`,
-    },
-    secrets: { apiKey: str(f.opsgenieApiKey) },
-  }),
+  ...chatProviders,
 };
 
 const issues = (e: { issues: readonly { path: PropertyKey[]; message: string }[] }) =>
@@ -185,6 +129,10 @@ export function mapChannels(notifications: readonly KumaNotification[]): MappedC
       continue;
     }
     const mapped = provider(n.config);
+    if ('skip' in mapped) {
+      out.items.push(skipped('channel', source, n.name, mapped.skip, mapped.notes ?? []));
+      continue;
+    }
     const key = kumaKeys.channel(n.id);
     const entry = {
       key,
