@@ -26,5 +26,6 @@ export * from './cluster.js';
 export * from './backup.js';
 export * from './config-document.js';
 export * from './config-apply.js';
+export * from './config-file-status.js';
 export * from './imports.js';
 export * from './settings.js';

@@ -28,6 +28,7 @@ import { monitorRoutes } from './http/routes/api/monitors.js';
 import { monitorBadgeRoutes } from './http/routes/api/monitor-badges.js';
 import { statusPageApiRoutes } from './http/routes/api/status-pages.js';
 import { configRoutes } from './http/routes/api/config.js';
+import { configStatusRoutes } from './http/routes/api/config-status.js';
 import { deliveryRoutes } from './http/routes/api/deliveries.js';
 import { notificationChannelRoutes } from './http/routes/api/notification-channels.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   settingsRoutes(app, api, deps.services);
   backupRoutes(app, api, deps.services);
   configRoutes(app, api, deps.services);
+  configStatusRoutes(app, api, deps.services);
   await importApiRoutes(app, api, deps.services);
   statusPagePreviewRoutes(app, api, site);
   badgeRoutes(app, site);

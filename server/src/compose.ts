@@ -35,6 +35,8 @@ import { subscriberSender } from './notify/subscriber-sender.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startScheduledBackups } from './jobs/backups.js';
 import { registerBackupMetrics } from './services/metrics/backup-metrics.js';
+import { registerConfigFileMetrics } from './services/config-file/status.js';
+import { startConfigFileWatch } from './services/config-file/watch.js';
 import { retentionPolicyOf, startRetention, type RetentionOptions } from './jobs/retention.js';
 import type { ServiceDeps } from './services/deps.js';
 import { MaintenanceIndex } from './services/maintenance/live-index.js';
@@ -190,6 +192,8 @@ export async function composePagewatch(
   const retentionLease = runsChecks ? singletons.lease('retention') : null;
   // Scheduled backups: once per deployment, by whichever process holds the lease.
   const backupsLease = singletons.lease('backups');
+  // PAGEWATCH_CONFIG: the files are applied by one process of the deployment (ADR 28).
+  const configFileLease = config.configFile ? singletons.lease('config-file') : null;
   // On PostgreSQL the others hear of a join, a leave or a release at once, not at their next tick.
   bridge?.onClusterWake(() => member.wake());
   member.on('peers', () => bridge?.wakeCluster());
@@ -307,6 +311,7 @@ export async function composePagewatch(
       : null;
   if (monitorSeries) metrics.sources.push(() => monitorSeries.exposition());
   registerBackupMetrics(metrics.registry, services);
+  registerConfigFileMetrics(metrics.registry, repos);
   const app = await buildApp({
     services,
     trustProxy: config.trustProxy,
@@ -334,6 +339,7 @@ export async function composePagewatch(
   let housekeeping: SingletonJob | null = null;
   let retention: SingletonJob | null = null;
   let backups: SingletonJob | null = null;
+  let configFile: SingletonJob | null = null;
   return {
     app,
     engine,
@@ -367,6 +373,19 @@ export async function composePagewatch(
         );
       }
       backups = runWhileHeld(backupsLease, () => startScheduledBackups(services, logger), logger);
+      const files = config.configFile;
+      if (configFileLease && files) {
+        configFile = runWhileHeld(
+          configFileLease,
+          () =>
+            startConfigFileWatch(
+              services,
+              { path: files.path, prune: files.prune, pollMs: files.pollMs, env: process.env },
+              logger,
+            ),
+          logger,
+        );
+      }
       // Windows are read before the first check, so no check runs unaware of one.
       if (engine) await maintenance.start();
       // The dashboard's read model is filled before the first check (a second at 100,000
@@ -383,6 +402,7 @@ export async function composePagewatch(
         maintenance.stop();
         await retention?.stop();
         await backups?.stop();
+        await configFile?.stop();
         await app.close();
         await engine?.stop();
         // After the engine: the last results' alerts are queued, and sent if there is time.

@@ -104,6 +104,17 @@ const EnvSchema = z.object({
     .min(1, 'must be at least 1')
     .max(1000, 'must be at most 1000')
     .default(16),
+  PAGEWATCH_CONFIG: z.string().min(1, 'must not be empty').optional(),
+  PAGEWATCH_CONFIG_PRUNE: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
+  PAGEWATCH_CONFIG_POLL_S: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(3600, 'must be at most 3600')
+    .default(30),
   PAGEWATCH_TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .transform((v) => v === 'true' || v === '1')
@@ -173,6 +184,17 @@ export interface Config {
   readonly metrics: MetricsConfig;
   /** NODE_ENV=development: answers carry figures for dev tools (Server-Timing: auth). */
   readonly development?: boolean;
+  /** Server-side configuration files (PAGEWATCH_CONFIG); null or absent: the mode is off. */
+  readonly configFile?: ConfigFileConfig | null;
+}
+
+export interface ConfigFileConfig {
+  /** The file or folder (its *.yaml, *.yml, *.json merged), absolute. */
+  readonly path: string;
+  /** Delete managed resources the files dropped (default: detach them). */
+  readonly prune: boolean;
+  /** The backstop poll for filesystems where watching misses changes. */
+  readonly pollMs: number;
 }
 
 export interface MetricsConfig {
@@ -270,6 +292,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
       monitorLimit: e.PAGEWATCH_METRICS_MONITOR_LIMIT,
     }),
     development: env.NODE_ENV === 'development',
+    configFile: e.PAGEWATCH_CONFIG
+      ? Object.freeze({
+          path: path.resolve(e.PAGEWATCH_CONFIG),
+          prune: e.PAGEWATCH_CONFIG_PRUNE ?? false,
+          pollMs: e.PAGEWATCH_CONFIG_POLL_S * 1000,
+        })
+      : null,
   });
 }
 
