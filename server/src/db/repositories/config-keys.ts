@@ -85,16 +85,25 @@ export function configKeysRepository(db: Kysely<DB>) {
       return Number(res.numUpdatedRows) > 0;
     },
 
-    /** Records what an apply wrote, for drift; one statement per resource (changed ones only). */
+    /** Records what an apply wrote, for drift, in chunks like `markMany`. */
     async setApplied(
       kind: ConfigTableKind,
       rows: readonly { id: number; applied: string }[],
     ): Promise<void> {
-      for (const r of rows) {
+      for (let i = 0; i < rows.length; i += MARK_CHUNK) {
+        const chunk = rows.slice(i, i + MARK_CHUNK);
+        const appliedOf = sql<string>`case id ${sql.join(
+          chunk.map((r) => sql`when ${r.id} then ${r.applied}`),
+          sql` `,
+        )} end`;
         await db
           .updateTable(configTables[kind])
-          .set({ config_applied: r.applied })
-          .where('id', '=', r.id)
+          .set({ config_applied: appliedOf })
+          .where(
+            'id',
+            'in',
+            chunk.map((r) => r.id),
+          )
           .execute();
       }
     },
