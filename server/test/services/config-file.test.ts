@@ -38,6 +38,14 @@ monitors:
     channels: []
 `;
 
+const PAGES = `version: 1
+statusPages:
+  - key: public
+    slug: taken
+    title: From the files
+    sections: []
+`;
+
 interface Monitor {
   id: number;
   name: string;
@@ -162,6 +170,26 @@ describe.each(engines)('PAGEWATCH_CONFIG on %s', (engine) => {
     ]);
   });
 
+  it('reports what the apply refused in the file that wrote it', async () => {
+    const taken = await t.inject({
+      method: 'POST',
+      url: '/api/v1/status-pages',
+      payload: { title: 'Made in the UI', slug: 'taken' },
+    });
+    expect(taken.statusCode, taken.body).toBe(201);
+    const before = (await status(t)).lastAttemptAt;
+    write('channels.yaml', CHANNELS);
+    write('pages.yaml', PAGES);
+    const s = await nextAttempt(t, before);
+    expect(s.ok).toBe(false);
+    // Line 4: the slug another page has.
+    expect(s.errors[0]).toMatchObject({ file: 'pages.yaml', line: 4, path: 'statusPages.0.slug' });
+    // Nothing of the refused apply was written: the channel file's fix waits for the next one.
+    const managed = (await t.inject('/api/v1/config/managed')).json<{ statusPages: unknown[] }>();
+    expect(managed.statusPages).toEqual([]);
+    fs.rmSync(path.join(dir, 'pages.yaml'));
+  });
+
   it('reports a key written twice, and applies again once fixed', async () => {
     const before = (await status(t)).lastAttemptAt;
     write('channels.yaml', CHANNELS);
@@ -179,5 +207,56 @@ describe.each(engines)('PAGEWATCH_CONFIG on %s', (engine) => {
     expect((await monitors(t)).map((m) => m.name).sort()).toEqual(['Cache', 'Fixed database']);
     expect(await metric(t, 'pagewatch_config_file_last_apply_success')).toBe(1);
     expect(await metric(t, 'pagewatch_config_file_errors')).toBe(0);
+  });
+});
+
+// Processes share a deployment through PostgreSQL (SQLite is one machine's, one writer).
+const shared = engines.filter((e) => e === 'postgres');
+
+describe.each(shared)('PAGEWATCH_CONFIG across processes on %s', (engine) => {
+  let dir: string;
+  let owner: TestApp;
+  let a: TestApp;
+  let b: TestApp;
+  const holders = () =>
+    [a, b].filter((p) =>
+      p.cluster.singletons.all().some((l) => l.name === 'config-file' && l.held()),
+    );
+
+  beforeAll(async () => {
+    process.env[SIGNING] = 'signing-secret-from-the-environment';
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pagewatch-config-'));
+    fs.writeFileSync(path.join(dir, 'channels.yaml'), CHANNELS);
+    fs.writeFileSync(path.join(dir, 'monitors.yaml'), monitorsYaml('Database'));
+    // The schema's owner runs no roles; the two processes under test share it.
+    owner = await startTestApp({ engine });
+    const configFile = { path: dir, prune: false, pollMs: 1_000 };
+    a = await startTestApp({ engine, sharing: owner, config: { configFile } });
+    b = await startTestApp({ engine, sharing: owner, config: { configFile } });
+    await a.startRoles();
+    await b.startRoles();
+  });
+  afterAll(async () => {
+    await b.stop();
+    await owner.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('one process applies; when it stops, the other takes over and applies the next edit', async () => {
+    await until('the first apply', async () => ((await status(b)).ok ? true : undefined));
+    expect(holders()).toEqual([a]);
+    expect((await monitors(b)).map((m) => m.name).sort()).toEqual(['Cache', 'Database']);
+    await a.stop();
+    await until('b to hold the singleton', () => (holders().includes(b) ? true : undefined));
+    const before = (await status(b)).lastAttemptAt;
+    fs.writeFileSync(path.join(dir, 'monitors.yaml'), monitorsYaml('Edited after failover'));
+    await until('the edit to be applied by b', async () => {
+      const s = await status(b);
+      const names = (await monitors(b)).map((m) => m.name);
+      return s.lastAttemptAt !== before && names.includes('Edited after failover')
+        ? true
+        : undefined;
+    });
+    expect((await monitors(b)).length).toBe(2);
   });
 });
