@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Tools Pagewatch imports from (issue 15 item 4). */
-export const ImportSource = z.enum(['uptime-kuma']);
+export const ImportSource = z.enum(['uptime-kuma', 'gatus']);
 export type ImportSource = z.infer<typeof ImportSource>;
 
 /** SPEC §9: an import file is at most 20 MiB. */

@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { registerApply } from './apply.js';
 import { registerBackup } from './backup.js';
 import { registerExport } from './export.js';
+import { registerImportGatus } from './import-gatus.js';
 import { registerImportUptimeKuma } from './import-uptime-kuma.js';
 import { registerPlan } from './plan.js';
 import { registerRestore } from './restore.js';
@@ -24,4 +25,5 @@ export const commands: readonly RegisterCommand[] = [
   registerBackup,
   registerRestore,
   registerImportUptimeKuma,
+  registerImportGatus,
 ];

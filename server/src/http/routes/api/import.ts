@@ -2,6 +2,7 @@ import { ImportQuery, ImportReport, importLimits } from '@pagewatch/contract';
 import type { FastifyInstance } from 'fastify';
 import { validationFailed } from '../../../lib/errors.js';
 import type { ServiceDeps } from '../../../services/deps.js';
+import { importGatus } from '../../../services/import/gatus.js';
 import { importUptimeKuma } from '../../../services/import/uptime-kuma.js';
 import type { ApiRegistry } from '../../route.js';
 
@@ -43,6 +44,27 @@ export async function importApiRoutes(
           throw validationFailed([{ path: 'file', message, code: 'kuma_no_file' }], message);
         }
         return importUptimeKuma(deps, ctx, request.body, { dryRun: query.dryRun });
+      },
+    });
+    api.add(scoped, {
+      method: 'POST',
+      url: '/api/v1/import/gatus',
+      operationId: 'importGatus',
+      access: 'admin',
+      tag: 'import',
+      summary: 'Import a Gatus YAML configuration (preview with dryRun=true)',
+      description:
+        'The body is the YAML text, environment variables already substituted (the CLI does it; a $VAR left in the text is refused). Endpoints become monitors, conditions assertions, alerting providers channels, alerts alert rules, external endpoints push monitors — in one transaction, or nothing. Keys derive from Gatus names, so a second import creates nothing twice.',
+      query: ImportQuery,
+      consumes: ['application/yaml', 'text/yaml', 'text/plain', 'application/octet-stream'],
+      bodyLimit: importLimits.bytesMax,
+      responses: { 200: ImportReport },
+      handler: async ({ query, request, ctx }) => {
+        if (!Buffer.isBuffer(request.body)) {
+          const message = 'Send the Gatus YAML as the request body';
+          throw validationFailed([{ path: 'file', message, code: 'gatus_no_file' }], message);
+        }
+        return importGatus(deps, ctx, request.body, { dryRun: query.dryRun });
       },
     });
   });
