@@ -104,6 +104,38 @@ describe.each(engines)('config plan and plan tokens on %s', (engine) => {
     expect((await plan(t, sample())).drift).toEqual([]);
   });
 
+  it('reports a channel renamed and its secret rotated outside the files, without the value', async () => {
+    const list = await t.inject('/api/v1/notification-channels');
+    const ops = list
+      .json<{ items: { id: number; name: string }[] }>()
+      .items.find((c) => c.name === 'Ops webhook');
+    const edit = await t.inject({
+      method: 'PUT',
+      url: `/api/v1/notification-channels/${ops?.id}`,
+      payload: {
+        kind: 'webhook',
+        name: 'Ops hook (UI)',
+        config: { url: 'https://hooks.example.com/pagewatch' },
+        secrets: { signingSecret: 'rotated-in-the-ui' },
+      },
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const p = await plan(t, sample());
+    expect(p.drift).toEqual([
+      {
+        kind: 'channels',
+        key: 'ops-webhook',
+        changes: [
+          { path: 'name', before: 'Ops webhook', after: 'Ops hook (UI)' },
+          { path: 'secrets.signingSecret', secret: 'changed' },
+        ],
+      },
+    ]);
+    expect(JSON.stringify(p)).not.toContain('rotated-in-the-ui');
+    expect((await apply(t, sample())).statusCode).toBe(200);
+    expect((await plan(t, sample())).drift).toEqual([]);
+  });
+
   it('refuses an apply with a token when someone changed the server since the plan', async () => {
     const doc = sample();
     doc.monitors[1]!.port = 6543;

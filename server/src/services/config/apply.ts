@@ -254,7 +254,8 @@ export async function applyDocument(
           );
         }
       }
-      await recordApplied(repos, deps.secrets, run.report);
+      // A dry run is rolled back: its baselines would be too.
+      if (!dryRun) await recordApplied(repos, deps.secrets, run.report);
       const result = { report: run.report, ids: run.ids };
       await options.within?.({ repos, ids: run.ids });
       if (dryRun) throw new RolledBack(result);
