@@ -163,6 +163,22 @@ describe.each(engines)('config plan and plan tokens on %s', (engine) => {
     expect((await apply(t, sample())).statusCode).toBe(200);
   });
 
+  it('plans a dropped managed monitor as a detach, and as a delete with prune', async () => {
+    const doc = sample();
+    doc.monitors = doc.monitors.filter((m) => m.key !== 'nightly');
+    expect(actions(await plan(t, doc), 'monitors')).toMatchObject({ nightly: 'detach' });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/v1/config/plan',
+      payload: { document: doc, env: SAMPLE_ENV, prune: true },
+    });
+    const pruned = res.json<ConfigPlan>();
+    expect(actions(pruned, 'monitors')).toMatchObject({ nightly: 'delete' });
+    expect(pruned.summary).toMatchObject({ delete: 1, detach: 0 });
+    // Still there: a plan writes nothing.
+    expect(await monitorId(t, 'Nightly job')).toBeGreaterThan(0);
+  });
+
   it('is an admin’s', async () => {
     const viewer = await t.identity('viewer');
     const res = await t.inject({
