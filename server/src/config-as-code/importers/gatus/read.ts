@@ -65,7 +65,8 @@ export function substituteEnv(text: string, env: Record<string, string | undefin
     const name = missing[0]!;
     const offset = text.search(new RegExp(`\\$(\\{${name}\\}|${name}(?![A-Za-z0-9_]))`));
     const line = text.slice(0, Math.max(0, offset)).split('\n').length;
-    const others = missing.length > 1 ? ` (and ${[...new Set(missing)].length - 1} more)` : '';
+    const more = new Set(missing).size - 1;
+    const others = more > 0 ? ` (and ${more} more)` : '';
     throw gatusProblem(
       'missing_env',
       `line ${line}: the environment variable ${name} is not set${others}; set it or write $$ for a literal $`,
