@@ -6,6 +6,7 @@ import { authKeys } from '../features/auth/api/keys';
 import { useMe } from '../features/auth/api/session';
 import { UserMenu } from '../features/auth/components/UserMenu';
 import { atLeast } from '../features/auth/roles';
+import { ConfigFileBanner } from '../features/config/ConfigFileBanner';
 import { useDisplayTimeZone } from '../features/settings/api/display-zone';
 import { liveStore, startLiveUpdates, type LiveState } from '../features/monitors/api/live';
 
@@ -100,6 +101,7 @@ export function Layout() {
         </div>
       </header>
       <main id="main" className="page" tabIndex={-1}>
+        <ConfigFileBanner />
         <Outlet />
       </main>
       <ScrollRestoration />
