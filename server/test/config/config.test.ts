@@ -27,6 +27,26 @@ describe('configuration (SPEC §9)', () => {
     expect(Object.isFrozen(c)).toBe(true);
   });
 
+  it('turns the server-side configuration mode on with PAGEWATCH_CONFIG, detaching by default', () => {
+    expect(loadConfig({}).configFile).toBeNull();
+    expect(loadConfig({ PAGEWATCH_CONFIG: 'config.d' }).configFile).toEqual({
+      path: path.resolve('config.d'),
+      prune: false,
+      pollMs: 30_000,
+    });
+    expect(
+      loadConfig({
+        PAGEWATCH_CONFIG: '/etc/pagewatch/config.yaml',
+        PAGEWATCH_CONFIG_PRUNE: 'true',
+        PAGEWATCH_CONFIG_POLL_S: '5',
+      }).configFile,
+    ).toEqual({ path: '/etc/pagewatch/config.yaml', prune: true, pollMs: 5_000 });
+    expect(problems({ PAGEWATCH_CONFIG_PRUNE: 'yes', PAGEWATCH_CONFIG_POLL_S: '0' })).toEqual([
+      'PAGEWATCH_CONFIG_PRUNE="yes" must be true or false',
+      'PAGEWATCH_CONFIG_POLL_S="0" must be at least 1',
+    ]);
+  });
+
   it('uses PostgreSQL when PAGEWATCH_DATABASE_URL is a postgres URL', () => {
     const c = loadConfig({ PAGEWATCH_DATABASE_URL: 'postgres://u@db:5432/pw' });
     expect(c.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/pw' });
