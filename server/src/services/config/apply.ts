@@ -30,6 +30,8 @@ export interface ApplyOptions {
   dryRun?: boolean;
   /** A plan's token: refused with `conflict` when the live state is no longer the planned one. */
   planToken?: string;
+  /** Sees the state the apply starts from, before any write (a plan's token and drift). */
+  onState?: (state: ConfigState) => void;
   /** Runs in the same transaction once the document is written (an importer's history). */
   within?: (tx: { repos: Repositories; ids: AppliedIds }) => Promise<void>;
 }
@@ -216,6 +218,7 @@ export async function applyDocument(
       const tx: ServiceDeps = { ...rest, repos, hub, maintenance: null };
       const state = await loadState(repos);
       refuseStalePlan(state, deps.secrets, options.planToken);
+      options.onState?.(state);
       const run: Run = {
         repos,
         mode,
@@ -255,7 +258,7 @@ export async function applyDocument(
         }
       }
       // A dry run is rolled back: its baselines would be too.
-      if (!dryRun) await recordApplied(repos, deps.secrets, run.report);
+      if (!dryRun) await recordApplied(repos, deps.secrets, run.report, state);
       const result = { report: run.report, ids: run.ids };
       await options.within?.({ repos, ids: run.ids });
       if (dryRun) throw new RolledBack(result);

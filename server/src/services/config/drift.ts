@@ -26,24 +26,33 @@ export function snapshotOf(kind: ConfigKind, entry: Record<string, unknown>, box
   return canonical(copy);
 }
 
+const wroteAnything = (report: ConfigApplyReport) =>
+  configKinds.some((kind) => {
+    const r = report[kind];
+    return r.created.length + r.updated.length + r.detached.length + r.deleted.length > 0;
+  });
+
 /**
  * After an apply's writes (same transaction): every resource the document wrote or found
  * unchanged remembers its stored definition, the baseline drift is measured from. Only
- * changed baselines are written, so an apply that changes nothing writes nothing here.
+ * changed baselines are written, so an apply that changes nothing writes nothing here; it
+ * also reuses the state read before (`before`), as nothing in it changed.
  */
 export async function recordApplied(
   repos: Repositories,
   box: SecretBox,
   report: ConfigApplyReport,
+  before: ConfigState,
 ): Promise<void> {
-  const state = await loadState(repos);
+  const state = wroteAnything(report) ? await loadState(repos) : before;
   const live = liveEntries(state, box);
   for (const kind of configKinds) {
     const r = report[kind];
     const written = new Set([...r.created, ...r.updated, ...r.unchanged]);
     const held = new Map(state[kind].map((h) => [h.id, h.applied] as const));
     const rows = live[kind].flatMap((e) => {
-      if (!e.managed || !written.has(e.key)) return [];
+      // Upsert marks every key it wrote managed, create-only the ones it created.
+      if (!written.has(e.key)) return [];
       const applied = snapshotOf(kind, e.entry, box);
       return held.get(e.id) === applied ? [] : [{ id: e.id, applied }];
     });

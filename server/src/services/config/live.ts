@@ -80,9 +80,12 @@ export function liveEntries(state: ConfigState, box: SecretBox): Record<ConfigKi
  * The plan token (ADR 28): a digest of every stored definition with its key and managed flag,
  * secrets included, so any write an apply could meet changes it. Check results do not.
  */
-export function planToken(state: ConfigState, box: SecretBox): string {
+export function planToken(
+  state: ConfigState,
+  box: SecretBox,
+  live: Record<ConfigKind, LiveEntry[]> = liveEntries(state, box),
+): string {
   const hash = createHash('sha256');
-  const live = liveEntries(state, box);
   for (const kind of ['channels', 'monitors', 'statusPages', 'maintenance'] as const) {
     for (const e of live[kind]) {
       hash.update(canonical([kind, e.id, e.key, e.managed, e.entry]));

@@ -1,6 +1,8 @@
 import {
   configKinds,
   type ConfigApplyMode,
+  type ConfigDriftEntry,
+  type ConfigKind,
   type ConfigDocument,
   type ConfigKindReport,
   type ConfigPlan,
@@ -13,8 +15,9 @@ import type { ServiceDeps } from '../deps.js';
 import { applyDocument } from './apply.js';
 import { propertyChanges } from './diff.js';
 import { driftOf } from './drift.js';
-import { liveEntries, planToken } from './live.js';
-import { loadState } from './state.js';
+import { liveEntries, planToken, type LiveEntry } from './live.js';
+
+type Live = Record<ConfigKind, LiveEntry[]>;
 
 export interface PlanOptions {
   env?: Readonly<Record<string, string>>;
@@ -34,7 +37,7 @@ const actionOf: [keyof ConfigKindReport, ConfigPlanAction][] = [
 /**
  * POST /api/v1/config/plan: the apply's own dry run says what happens to each key, the stored
  * and the file entries of each update say which properties change, and the token fingerprints
- * the live state, read before the dry run so a change in between refuses the apply.
+ * the state the dry run started from.
  */
 export async function planDocument(
   deps: ServiceDeps,
@@ -43,10 +46,19 @@ export async function planDocument(
   options: PlanOptions = {},
 ): Promise<ConfigPlan> {
   const env = options.env ?? {};
-  const state = await loadState(deps.repos);
-  const token = planToken(state, deps.secrets);
-  const { report } = await applyDocument(deps, ctx, document, { ...options, dryRun: true });
-  const live = liveEntries(state, deps.secrets);
+  const box = deps.secrets;
+  let seen: { live: Live; token: string; drift: ConfigDriftEntry[] } | undefined;
+  const { report } = await applyDocument(deps, ctx, document, {
+    ...options,
+    dryRun: true,
+    // The very state the dry run starts from, read once, in its transaction.
+    onState: (state) => {
+      const live = liveEntries(state, box);
+      seen = { live, token: planToken(state, box, live), drift: driftOf(state, live, box) };
+    },
+  });
+  if (!seen) throw new Error('The dry run did not report its state');
+  const { live, token, drift } = seen;
   const { document: resolved } = resolveSecrets(document, env);
   const entries: ConfigPlanEntry[] = [];
   const summary = { create: 0, update: 0, unchanged: 0, skip: 0, detach: 0, delete: 0, drift: 0 };
@@ -62,7 +74,6 @@ export async function planDocument(
       }
     }
   }
-  const drift = driftOf(state, live, deps.secrets);
   summary.drift = drift.length;
   return { token, mode: report.mode, prune: report.prune, entries, drift, summary };
 }
