@@ -1,6 +1,11 @@
 import type { ImportItem, ImportReport } from '@pagewatch/contract';
 import { formatCount } from '../../../../lib/format';
 
+export const sourceNames: Record<ImportReport['source'], string> = {
+  'uptime-kuma': 'Uptime Kuma',
+  gatus: 'Gatus',
+};
+
 function outcomeLabel(outcome: ImportItem['outcome'], dryRun: boolean): string {
   if (outcome === 'created') return dryRun ? 'To create' : 'Created';
   if (outcome === 'existing') return 'Already imported';
@@ -26,14 +31,16 @@ function Summary({ report }: { report: ImportReport }) {
           </p>
         </div>
       ))}
-      <div className="stat">
-        <p className="stat__label">History</p>
-        <p className="stat__value">{formatCount(history.days)}</p>
-        <p className="stat__sub">
-          daily figures of {formatCount(history.monitors)} monitors, {formatCount(history.hours)}{' '}
-          hourly
-        </p>
-      </div>
+      {report.source === 'uptime-kuma' && (
+        <div className="stat">
+          <p className="stat__label">History</p>
+          <p className="stat__value">{formatCount(history.days)}</p>
+          <p className="stat__sub">
+            daily figures of {formatCount(history.monitors)} monitors, {formatCount(history.hours)}{' '}
+            hourly
+          </p>
+        </div>
+      )}
     </section>
   );
 }
@@ -53,7 +60,7 @@ export function ImportReportView({ report }: { report: ImportReport }) {
           </caption>
           <thead>
             <tr>
-              <th scope="col">In Uptime Kuma</th>
+              <th scope="col">In {sourceNames[report.source]}</th>
               <th scope="col">Outcome</th>
               <th scope="col">Details</th>
             </tr>

@@ -1,22 +1,52 @@
-import { importLimits, type ImportReport } from '@pagewatch/contract';
-import { useId, useRef, useState } from 'react';
+import { importLimits, type ImportReport, type ImportSource } from '@pagewatch/contract';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { Button, ButtonLink } from '../../../../components/ui/Button';
 import { ErrorNotice, Notice } from '../../../../components/ui/Notice';
+import { Segmented } from '../../../../components/ui/Segmented';
 import { formatCount } from '../../../../lib/format';
-import { useKumaImport } from '../../api/import';
-import { ImportReportView } from './ImportReportView';
+import { useImport } from '../../api/import';
+import { ImportReportView, sourceNames } from './ImportReportView';
+
+/** What each source imports, and which files its picker offers. */
+const copy: Record<ImportSource, { about: ReactNode; accept: string; after: string }> = {
+  'uptime-kuma': {
+    about: (
+      <>
+        Monitors, notification channels with their secrets, status pages, maintenance windows and 90
+        days of history, from Kuma 2.x’s <code>kuma.db</code> (stop Kuma first) or a Kuma 1.x JSON
+        backup. Importing again creates nothing twice.
+      </>
+    ),
+    accept: '.db,.sqlite,.sqlite3,.json,application/json,application/vnd.sqlite3',
+    after:
+      'New monitors start checking now; the imported history shows on their pages and status pages.',
+  },
+  gatus: {
+    about: (
+      <>
+        Endpoints with their conditions, external endpoints as push monitors, alerting providers as
+        channels and alerts as alert rules, from Gatus’s <code>config.yaml</code>. A file that uses
+        environment variables (<code>$VAR</code>) is imported with{' '}
+        <code>npx pagewatch import gatus</code>, as is a configuration folder. Importing again
+        creates nothing twice.
+      </>
+    ),
+    accept: '.yaml,.yml,application/yaml,text/yaml',
+    after: 'New monitors start checking now.',
+  },
+};
 
 /**
- * Settings → Import: choose Kuma's file, read the preview (the server runs the whole import
- * and rolls it back), then import it for real. Nothing is written before the confirmation.
+ * One source's picker, preview and import. The preview is the server's real outcome, rolled
+ * back; nothing is written before the confirmation.
  */
-export function ImportScreen() {
+function SourcePanel({ source }: { source: ImportSource }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [tooLarge, setTooLarge] = useState(false);
   const [report, setReport] = useState<ImportReport | null>(null);
-  const run = useKumaImport();
+  const run = useImport(source);
 
   const choose = (picked: File | undefined) => {
     setReport(null);
@@ -34,19 +64,15 @@ export function ImportScreen() {
   return (
     <>
       <div className="panel imp-panel">
-        <h3 className="panel__title">Uptime Kuma</h3>
-        <p className="page-sub">
-          Monitors, notification channels with their secrets, status pages, maintenance windows and
-          90 days of history, from Kuma 2.x’s <code>kuma.db</code> (stop Kuma first) or a Kuma 1.x
-          JSON backup. Importing again creates nothing twice.
-        </p>
+        <h3 className="panel__title">{sourceNames[source]}</h3>
+        <p className="page-sub">{copy[source].about}</p>
         <div className="imp-pick">
           <input
             ref={input}
             id={id}
             type="file"
             className="visually-hidden"
-            accept=".db,.sqlite,.sqlite3,.json,application/json,application/vnd.sqlite3"
+            accept={copy[source].accept}
             aria-describedby={`${id}-hint`}
             onChange={(e) => {
               choose(e.target.files?.[0]);
@@ -89,8 +115,7 @@ export function ImportScreen() {
           }
           live
         >
-          New monitors start checking now; the imported history shows on their pages and status
-          pages.
+          {copy[source].after}
         </Notice>
       )}
       {report && (
@@ -111,6 +136,27 @@ export function ImportScreen() {
           )}
         </section>
       )}
+    </>
+  );
+}
+
+/** Settings → Import: choose the tool to import from, then its file. */
+export function ImportScreen() {
+  const [source, setSource] = useState<ImportSource>('uptime-kuma');
+  return (
+    <>
+      <div className="imp-source">
+        <Segmented
+          label="Import from"
+          value={source}
+          options={[
+            { value: 'uptime-kuma', label: 'Uptime Kuma' },
+            { value: 'gatus', label: 'Gatus' },
+          ]}
+          onChange={setSource}
+        />
+      </div>
+      <SourcePanel key={source} source={source} />
     </>
   );
 }
