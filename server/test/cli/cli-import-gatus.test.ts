@@ -57,6 +57,7 @@ describe('npx pagewatch import gatus', () => {
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
     expect(run.out).toContain('Preview (nothing written)');
+    expect(run.out).not.toContain('History:');
     expect(run.out).toContain('to create endpoint "billing" "billing" → gatus-billing');
     expect(await monitors()).toEqual([]);
   });

@@ -93,6 +93,7 @@ export const registerImportGatus: RegisterCommand = (program, contextOf) => {
         upload: { bytes: Buffer.from(text), contentType: 'application/yaml' },
         timeoutMs: 120_000,
       });
-      ctx.out(formatImportReport(report));
+      // Gatus keeps no history to import: the Kuma report's history line says nothing here.
+      ctx.out(formatImportReport(report).replace(/^History: .*\n/m, ''));
     });
 };
