@@ -96,6 +96,7 @@ describe.each(engines)('importing a Gatus configuration on %s', (engine) => {
       outcome: 'skipped',
       reason: 'Pagewatch has no twilio channel',
     });
+    expect(outcome('endpoint "core/home-page-text"')?.notes).toEqual(['Settings not imported: ui']);
     expect(outcome('endpoint "ip-address"')?.notes).toContain(
       'Condition "[IP] == 203.0.113.10" was left out: Pagewatch has no check for [IP]',
     );

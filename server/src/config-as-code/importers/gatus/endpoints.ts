@@ -2,7 +2,6 @@ import {
   isHarmlessHeader,
   limits,
   MonitorEntry,
-  PushToken,
   type AssertionDraft,
   type ImportItem,
 } from '@pagewatch/contract';
@@ -56,7 +55,7 @@ function timing(e: GatusMap, notes: string[]) {
 }
 
 /** Alerts → the monitor's channels and rules: the earliest failure threshold wins. */
-function alertsOf(e: GatusMap, ctx: AlertContext, notes: string[]) {
+export function alertsOf(e: GatusMap, ctx: AlertContext, notes: string[]) {
   const channels: string[] = [];
   let afterChecks: number | null = null;
   let recovery = false;
@@ -183,7 +182,7 @@ function typeFields(e: GatusMap, kind: Kind, url: URL | null, notes: string[]): 
   return { fields, certificateHours: kind === 'tls' ? null : certificateHours };
 }
 
-const fieldErrors = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
+export const fieldErrors = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
   issues.map((i) => `${i.path.map(String).join('.') || 'monitor'}: ${i.message}`).join('; ');
 
 function parseUrl(text: string): URL | null {
@@ -207,6 +206,18 @@ function certificateEntry(base: GatusMap, url: URL, hours: number): GatusMap {
   };
 }
 
+export const handled = {
+  endpoint: new Set(['name', 'group', 'url', 'method', 'body', 'graphql', 'headers', 'interval']),
+  external: new Set(['name', 'group', 'token', 'heartbeat']),
+  both: new Set(['enabled', 'conditions', 'alerts', 'dns', 'client']),
+};
+
+/** Settings Pagewatch does not carry (ui, ssh, maintenance-windows…), named, never dropped. */
+export function leftOut(e: GatusMap, own: Set<string>, notes: string[]): void {
+  const keys = Object.keys(e).filter((k) => !own.has(k) && !handled.both.has(k));
+  if (keys.length > 0) notes.push(`Settings not imported: ${keys.join(', ')}`);
+}
+
 /** Gatus `endpoints` → http, tcp, dns and tls monitors; anything else skipped with why. */
 export function mapEndpoints(list: GatusMap[], keys: GatusKeys, ctx: AlertContext): MappedMonitors {
   const out: MappedMonitors = { entries: [], items: [], pushTokens: new Map() };
@@ -215,6 +226,7 @@ export function mapEndpoints(list: GatusMap[], keys: GatusKeys, ctx: AlertContex
     const group = str(e.group);
     const source = `endpoint "${group ? `${group}/` : ''}${name}"`;
     const notes: string[] = [];
+    leftOut(e, handled.endpoint, notes);
     const url = parseUrl(str(e.url));
     let built: Built;
     let base: GatusMap;
@@ -254,51 +266,6 @@ export function mapEndpoints(list: GatusMap[], keys: GatusKeys, ctx: AlertContex
         );
       }
     }
-  }
-  return out;
-}
-
-/** Gatus `external-endpoints` → push monitors; their token becomes the push token if it fits. */
-export function mapExternal(list: GatusMap[], keys: GatusKeys, ctx: AlertContext): MappedMonitors {
-  const out: MappedMonitors = { entries: [], items: [], pushTokens: new Map() };
-  for (const [i, e] of list.entries()) {
-    const name = str(e.name) || `external endpoint ${i + 1}`;
-    const group = str(e.group);
-    const source = `external-endpoint "${group ? `${group}/` : ''}${name}"`;
-    const notes = [
-      "Jobs now report to /api/push/<token> (GET or POST) instead of Gatus's /api/v1/endpoints/<key>/external",
-    ];
-    const heartbeat = goDurationMs(str(((e.heartbeat ?? {}) as GatusMap).interval || ''));
-    if (heartbeat === null) {
-      notes.push('It has no heartbeat interval: Pagewatch expects a push at least once a day');
-    }
-    const interval = clamp(Math.round((heartbeat ?? 86_400_000) / 1000), 10, 86_400);
-    if (heartbeat !== null && interval * 1000 !== heartbeat) {
-      notes.push(
-        `Heartbeat interval ${str(((e.heartbeat ?? {}) as GatusMap).interval)} → ${interval} s`,
-      );
-    }
-    const entry = {
-      key: keys.next(group, name),
-      type: 'push',
-      name: name.slice(0, limits.nameMax),
-      interval,
-      retries: 0,
-      tags: group ? [`group:${group}`.slice(0, limits.tagMax)] : [],
-      paused: e.enabled === false,
-      ...alertsOf(e, ctx, notes),
-    };
-    const parsed = MonitorEntry.safeParse(entry);
-    if (!parsed.success) {
-      const reason = `Pagewatch refuses its settings: ${fieldErrors(parsed.error.issues)}`;
-      out.items.push(skipped('monitor', source, name, reason, notes));
-      continue;
-    }
-    out.entries.push(parsed.data);
-    const token = str(e.token);
-    if (PushToken.safeParse(token).success) out.pushTokens.set(parsed.data.key, token);
-    else notes.push('Its token is not 8–64 letters, digits, - and _: it gets a new push URL');
-    out.items.push(item('monitor', source, name, parsed.data.key, notes));
   }
   return out;
 }

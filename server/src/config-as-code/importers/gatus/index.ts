@@ -1,6 +1,7 @@
 import { configDocumentVersion, type ConfigDocument, type ImportItem } from '@pagewatch/contract';
 import { mapAlerting } from './alerting.js';
-import { mapEndpoints, mapExternal } from './endpoints.js';
+import { mapEndpoints } from './endpoints.js';
+import { mapExternal } from './external.js';
 import { GatusKeys } from './keys.js';
 import { readGatus } from './read.js';
 
