@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Monitor, MonitorList } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { runCli } from '../support/cli.js';
+import { runCli, runCliProcess } from '../support/cli.js';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/gatus');
 
@@ -124,6 +124,17 @@ describe('npx pagewatch import gatus', () => {
     const run = await runCli(['import', 'gatus', folder], env());
     expect(run.code).toBe(1);
     expect(run.err).toMatch(/bad\.yaml is not valid YAML: line \d+, column \d+/);
+  });
+
+  it('runs through the real bin', async () => {
+    const run = await runCliProcess(
+      ['import', 'gatus', path.join(fixtures, 'config.yaml'), '--dry-run'],
+      env(),
+    );
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('skipped   endpoint "network/icmp-gateway"');
+    expect(run.out).toContain('to create external-endpoint "jobs/nightly-backup"');
   });
 
   it('refuses a file over 20 MiB before sending it', async () => {
