@@ -1,12 +1,28 @@
 #!/usr/bin/env node
-// `npx pagewatch …` (server/src/cli). Right after `npm install` nothing is built, so the
-// sources run through tsx; an install without dev dependencies runs the build instead.
-let cli;
+// `npx pagewatch …` (server/src/cli). Right after `npm install` nothing is built, so the CLI
+// runs from the TypeScript sources: tsx as node's loader, and the workspaces' source entry
+// points (`@pagewatch/source`). An install without dev dependencies runs the build instead.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+let tsx = null;
 try {
-  const { tsImport } = await import('tsx/esm/api');
-  cli = await tsImport('../src/cli/main.ts', import.meta.url);
-} catch (err) {
-  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('tsx')) throw err;
-  cli = await import('../dist/cli/main.js');
+  tsx = import.meta.resolve('tsx');
+} catch {
+  // No dev dependencies: the built CLI.
 }
-process.exitCode = await cli.main(process.argv.slice(2));
+if (!tsx) {
+  const cli = await import('../dist/cli/main.js');
+  process.exitCode = await cli.main(process.argv.slice(2));
+} else {
+  const entry = fileURLToPath(new URL('../src/cli/run.ts', import.meta.url));
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@pagewatch/source', '--import', tsx, entry, ...process.argv.slice(2)],
+    { stdio: 'inherit' },
+  );
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => {
+    process.exitCode = code ?? (signal ? 1 : 0);
+  });
+}
