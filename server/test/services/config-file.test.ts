@@ -139,7 +139,10 @@ describe.each(engines)('PAGEWATCH_CONFIG on %s', (engine) => {
       expect.objectContaining({ file: 'monitors.yaml', line: 7, path: 'monitors.0.port' }),
     );
     expect((await monitors(t)).map((m) => m.name).sort()).toEqual(['Cache', 'Primary database']);
-    expect(await metric(t, 'pagewatch_config_file_last_apply_success')).toBe(0);
+    // A scrape reuses the stored status for a second: the next one after that shows the failure.
+    await until('the metric to show the failed apply', async () =>
+      (await metric(t, 'pagewatch_config_file_last_apply_success')) === 0 ? true : undefined,
+    );
     expect(await metric(t, 'pagewatch_config_file_errors')).toBeGreaterThanOrEqual(1);
   });
 
@@ -205,7 +208,9 @@ describe.each(engines)('PAGEWATCH_CONFIG on %s', (engine) => {
     });
     expect(fixed.errors).toEqual([]);
     expect((await monitors(t)).map((m) => m.name).sort()).toEqual(['Cache', 'Fixed database']);
-    expect(await metric(t, 'pagewatch_config_file_last_apply_success')).toBe(1);
+    await until('the metric to show the apply', async () =>
+      (await metric(t, 'pagewatch_config_file_last_apply_success')) === 1 ? true : undefined,
+    );
     expect(await metric(t, 'pagewatch_config_file_errors')).toBe(0);
   });
 });
