@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../server/test/support/app.js';
 import { newPage, screenshotAll, watchErrors } from './support/auth-ui.js';
 import { launchBrowser, repoRoot, signIn, webDist } from './support/browser.js';
 
-const KUMA_DB = path.resolve(repoRoot, '../shared/fixtures/uptime-kuma-2.5.3/kuma.db');
+const KUMA_DB = path.resolve(repoRoot, 'server/test/fixtures/uptime-kuma-2.5.3/kuma.db');
 
 /**
  * The fixture pointed at a loopback stand-in for Acme's shop, without what would leave the

@@ -1,4 +1,4 @@
-// kuma-import: the Uptime Kuma 2.5.3 fixture (../shared/fixtures) imported into a fresh server,
+// kuma-import: the Uptime Kuma 2.5.3 fixture (server/test/fixtures) imported into a fresh server,
 // BENCH_RUNS (5) times, web role only (no checks run). Times the preview (dry run), the import
 // and a second import (nothing new) as the client sees them. Bar (issue 15): import ≤ 2 s.
 import fs from 'node:fs';
@@ -27,7 +27,7 @@ import {
 
 const NAME = 'kuma-import';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const FIXTURE = path.resolve(root, '../shared/fixtures/uptime-kuma-2.5.3/kuma.db');
+const FIXTURE = path.resolve(root, 'server/test/fixtures/uptime-kuma-2.5.3/kuma.db');
 const BAR_MS = 2000;
 
 /** The owner and an owner API key on a fresh server; returns the key's Authorization value. */

@@ -3,11 +3,11 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { TestApp } from './app.js';
 
-/** The real Uptime Kuma 2.5.3 database of shared/fixtures (README.md there lists its content). */
-export const KUMA_FIXTURE = path.resolve(
-  import.meta.dirname,
-  '../../../../shared/fixtures/uptime-kuma-2.5.3',
-);
+/**
+ * The real Uptime Kuma 2.5.3 database (README.md beside it lists its content), copied from the
+ * project's shared fixtures into the repository so a clone tests without them.
+ */
+export const KUMA_FIXTURE = path.resolve(import.meta.dirname, '../fixtures/uptime-kuma-2.5.3');
 export const kumaDb = fs.readFileSync(path.join(KUMA_FIXTURE, 'kuma.db'));
 export const kumaManifest = JSON.parse(
   fs.readFileSync(path.join(KUMA_FIXTURE, 'build-manifest.json'), 'utf8'),

@@ -3,7 +3,7 @@ import { kumaProblem } from '../../config-as-code/importers/uptime-kuma/problems
 
 /**
  * The newest knex migration of the Kuma releases this reader was checked against (2.5.3, the
- * fixture in shared/fixtures). Migration names start with their date, so a later name means
+ * fixture in server/test/fixtures). Migration names start with their date, so a later name means
  * a later Kuma whose columns may have changed meaning.
  */
 export const NEWEST_KNOWN_MIGRATION = '2026-08-18-0000-sqlite-only-drop-analytics-type-check.js';
