@@ -24,19 +24,23 @@ describe.each(engines)('backup tables on %s', (engine) => {
     expect(new Set(classified).size).toBe(classified.length);
     expect(rows.map((r) => r.name).sort()).toEqual([...classified].sort());
   });
+});
 
-  it.runIf(engine === 'sqlite')(
-    'marks the file while a snapshot is open, so checkpointers leave its WAL alone',
-    async () => {
-      const marker = `${opened.database.file}-backup`;
-      const first = await backupRepository(opened.database).snapshot();
-      expect(fs.readFileSync(marker, 'utf8')).toBe(`${process.pid}\n`);
-      const second = await backupRepository(opened.database).snapshot();
-      await first.close();
-      // The other backup still holds its snapshot.
-      expect(fs.existsSync(marker)).toBe(true);
-      await second.close();
-      expect(fs.existsSync(marker)).toBe(false);
-    },
-  );
+/** SQLite only: PostgreSQL has no WAL file for a checkpointer to truncate. */
+describe('a SQLite backup', () => {
+  let opened: { database: Database; cleanup(): Promise<void> };
+  beforeAll(async () => void (opened = await openTestDatabase('sqlite')));
+  afterAll(async () => opened.cleanup());
+
+  it('marks the file while a snapshot is open, so checkpointers leave its WAL alone', async () => {
+    const marker = `${opened.database.file}-backup`;
+    const first = await backupRepository(opened.database).snapshot();
+    expect(fs.readFileSync(marker, 'utf8')).toBe(`${process.pid}\n`);
+    const second = await backupRepository(opened.database).snapshot();
+    await first.close();
+    // The other backup still holds its snapshot.
+    expect(fs.existsSync(marker)).toBe(true);
+    await second.close();
+    expect(fs.existsSync(marker)).toBe(false);
+  });
 });
