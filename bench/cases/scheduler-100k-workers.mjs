@@ -11,7 +11,8 @@
 // window counts exactly the rounds due in it.
 //
 // BENCH_MONITORS (100000), BENCH_INTERVAL_S (60), BENCH_DURATION_S (300, rounded up to whole
-// intervals), BENCH_WORKERS (2), BENCH_ENGINE (sqlite | postgres | both, the default);
+// intervals), BENCH_WORKERS (2), BENCH_ENGINE (sqlite | postgres | both, the default),
+// BENCH_WARMUP_S (the interval + 10 s);
 // PostgreSQL is BENCH_POSTGRES_URL or the local test database, in a schema of its own that is
 // dropped afterwards.
 import fs from 'node:fs';
@@ -65,7 +66,8 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const ENGINE = process.env.BENCH_ENGINE ?? 'both';
 const ENGINES = ENGINE === 'both' ? ['sqlite', 'postgres'] : [ENGINE];
 // Monitors created in bulk have one extra check within their first interval: measure after it.
-const WARMUP_S = INTERVAL_S + 10;
+// BENCH_WARMUP_S waits longer, for the start's catch-up of every monitor's current round to end.
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? INTERVAL_S + 10);
 const TIMEOUT_S = 5;
 // After the window, for the checks of the rounds due at its end (a timeout is 5 s).
 const GRACE_MS = 10_000;

@@ -49,6 +49,7 @@ export const router = createBrowserRouter([
               { path: 'audit', lazy: () => import('./routes/settings-audit') },
               { path: 'backups', lazy: () => import('./routes/settings-backups') },
               { path: 'import', lazy: () => import('./routes/settings-import') },
+              { path: 'export', lazy: () => import('./routes/settings-export') },
               { path: 'general', lazy: () => import('./routes/settings-general') },
               { path: 'retention', lazy: () => import('./routes/settings-retention') },
               { path: 'cluster', lazy: () => import('./routes/settings-cluster') },

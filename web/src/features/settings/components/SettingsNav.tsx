@@ -13,6 +13,7 @@ const sections: readonly { to: string; label: string; icon: IconName; role: Role
   { to: 'audit', label: 'Audit log', icon: 'list', role: 'admin' },
   { to: 'backups', label: 'Backups', icon: 'download', role: 'admin' },
   { to: 'import', label: 'Import', icon: 'plus', role: 'admin' },
+  { to: 'export', label: 'Export', icon: 'download', role: 'admin' },
   { to: 'cluster', label: 'Cluster', icon: 'server', role: 'admin' },
 ];
 
