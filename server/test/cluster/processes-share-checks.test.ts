@@ -351,11 +351,14 @@ describe.runIf(postgresUrl)('full processes sharing the checks on PostgreSQL', (
       .select('round')
       .where('monitor_id', '=', silentPush)
       .execute();
-    // One result per round, whichever process held the monitor at the time; the round of the
-    // first miss also has the re-check that confirmed the DOWN.
+    // One result per round, whichever process held the monitor at the time; at most one round
+    // has two: the first miss and the re-check that confirmed the DOWN, when that re-check falls
+    // in the same round (at a round's end it belongs to the next).
     expect(missed.length).toBeGreaterThan(5);
     const perRound = new Map<number, number>();
     for (const r of missed) perRound.set(Number(r.round), (perRound.get(Number(r.round)) ?? 0) + 1);
-    expect([...perRound.values()].filter((n) => n > 1)).toEqual([2]);
+    const doubled = [...perRound.values()].filter((n) => n > 1);
+    expect(doubled.length).toBeLessThanOrEqual(1);
+    expect(doubled.filter((n) => n > 2)).toEqual([]);
   });
 });
