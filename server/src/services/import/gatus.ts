@@ -3,7 +3,6 @@ import type {
   ConfigKind,
   ImportItem,
   ImportItemKind,
-  ImportOutcome,
   ImportReport,
 } from '@pagewatch/contract';
 import { importLimits } from '@pagewatch/contract';
@@ -18,6 +17,7 @@ import {
 } from '../../config-as-code/importers/gatus/index.js';
 import { sha256 } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
+import { tallyImport } from './outcomes.js';
 import { audit } from '../audit/record.js';
 import { applyDocument, type AppliedIds } from '../config/apply.js';
 import type { ServiceDeps } from '../deps.js';
@@ -110,17 +110,8 @@ export async function importGatus(
     within: async ({ repos, ids }) => afterApply(deps, plan, before, repos, ids),
   });
   const items = finalItems(plan, report);
-  const counts: Record<ImportOutcome, number> = { created: 0, existing: 0, merged: 0, skipped: 0 };
-  for (const i of items) counts[i.outcome] += 1;
-  if (!options.dryRun) {
-    await audit(
-      deps,
-      ctx,
-      'import.gatus',
-      null,
-      `Imported from ${plan.origin}: ${counts.created} created, ${counts.existing} already there, ${counts.skipped} skipped`,
-    );
-  }
+  const { counts, summary } = tallyImport(plan.origin, items);
+  if (!options.dryRun) await audit(deps, ctx, 'import.gatus', null, summary);
   return {
     source: 'gatus',
     origin: plan.origin,

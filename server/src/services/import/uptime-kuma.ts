@@ -3,7 +3,6 @@ import type {
   ConfigKind,
   ImportItem,
   ImportItemKind,
-  ImportOutcome,
   ImportReport,
 } from '@pagewatch/contract';
 import type { Repositories } from '../../db/repositories/index.js';
@@ -11,6 +10,7 @@ import type { RequestContext } from '../../domain/actor.js';
 import type { RollupDelta, RollupLevel } from '../../domain/rollup.js';
 import { mapKuma, type KumaImportPlan } from '../../config-as-code/importers/uptime-kuma/index.js';
 import { sha256 } from '../../lib/crypto.js';
+import { tallyImport } from './outcomes.js';
 import { audit } from '../audit/record.js';
 import { applyDocument, type AppliedIds } from '../config/apply.js';
 import type { ServiceDeps } from '../deps.js';
@@ -155,17 +155,8 @@ export async function importUptimeKuma(
     },
   });
   const items = finalItems(plan, report);
-  const counts: Record<ImportOutcome, number> = { created: 0, existing: 0, merged: 0, skipped: 0 };
-  for (const i of items) counts[i.outcome] += 1;
-  if (!options.dryRun) {
-    await audit(
-      deps,
-      ctx,
-      'import.uptime_kuma',
-      null,
-      `Imported from ${plan.origin}: ${counts.created} created, ${counts.existing} already there, ${counts.skipped} skipped`,
-    );
-  }
+  const { counts, summary } = tallyImport(plan.origin, items);
+  if (!options.dryRun) await audit(deps, ctx, 'import.uptime_kuma', null, summary);
   return {
     source: 'uptime-kuma',
     origin: plan.origin,
