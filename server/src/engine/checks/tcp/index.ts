@@ -1,5 +1,6 @@
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { AssertionResult, CheckDetails } from '@pagewatch/contract';
 import type { CheckContext, CheckRun } from '../types.js';
 import {
   CheckFailure,
@@ -45,7 +46,8 @@ export async function runTcpCheck(spec: TcpCheckSpec, ctx: CheckContext): Promis
     // the read can still tell "nothing came" from "the wrong thing came".
     return await performCheck(spec, run, received);
   } catch (err) {
-    return failedRun(run, classifyError(err, run.phase, run.endpoint), received);
+    const failure = classifyError(err, run.phase, run.endpoint);
+    return failedRun(run, failure, received, detailsOf(spec, received, false));
   } finally {
     run.dispose();
   }
@@ -87,6 +89,7 @@ async function performCheck(
       errorMessage: degraded ? degradedMessage(latencyMs, threshold) : null,
       responseSize: expected === '' ? null : received.bytes,
       certExpiresAt: null,
+      details: detailsOf(spec, received, true),
     };
   } finally {
     socket.destroy();
@@ -189,7 +192,29 @@ function readUntil(
   });
 }
 
-function failedRun(run: RunState, failure: CheckFailure, received: Received): CheckRun {
+/**
+ * The expected banner as one expected-vs-actual line (none without one), so the monitor page
+ * shows what the peer sent, as it does for HTTP and DNS assertions.
+ */
+function detailsOf(spec: TcpCheckSpec, received: Received, passed: boolean): CheckDetails {
+  if (spec.expect === '') return { certificate: null, assertions: [] };
+  const banner: AssertionResult = {
+    kind: 'banner',
+    target: 'received from the peer',
+    expected: showBytes(decodeEscapes(spec.expect).toString('latin1')),
+    actual: received.bytes === 0 ? null : showBytes(received.text),
+    passed,
+    soft: false,
+  };
+  return { certificate: null, assertions: [banner] };
+}
+
+function failedRun(
+  run: RunState,
+  failure: CheckFailure,
+  received: Received,
+  details: CheckDetails,
+): CheckRun {
   return {
     outcome: 'down',
     latencyMs: null,
@@ -199,5 +224,6 @@ function failedRun(run: RunState, failure: CheckFailure, received: Received): Ch
     errorMessage: failure.message,
     responseSize: received.bytes > 0 ? received.bytes : null,
     certExpiresAt: null,
+    details,
   };
 }

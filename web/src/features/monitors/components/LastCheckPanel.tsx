@@ -14,6 +14,7 @@ const KIND_LABEL: Record<string, string> = {
   header: 'Header',
   latency: 'Time',
   size: 'Size',
+  banner: 'Banner',
 };
 
 function ResultRow({ result: r }: { result: AssertionResult }) {
