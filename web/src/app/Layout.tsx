@@ -1,14 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { BrandMark } from '../components/ui/BrandMark';
 import { authKeys } from '../features/auth/api/keys';
 import { useMe } from '../features/auth/api/session';
 import { UserMenu } from '../features/auth/components/UserMenu';
-import { atLeast } from '../features/auth/roles';
 import { ConfigFileBanner } from '../features/config/ConfigFileBanner';
 import { useDisplayTimeZone } from '../features/settings/api/display-zone';
 import { liveStore, startLiveUpdates, type LiveState } from '../features/monitors/api/live';
+import { MainMenu, TopNav } from './MainMenu';
 
 const liveText: Record<LiveState, string> = {
   connecting: 'Connecting…',
@@ -58,7 +58,6 @@ function useLiveUpdates() {
 /** The signed-in shell: top bar with navigation and the person's menu, then the screen. */
 export function Layout() {
   const navigation = useNavigation();
-  const me = useMe();
   useDisplayTimeZone();
   useFocusOnNavigate();
   useLiveUpdates();
@@ -70,32 +69,12 @@ export function Layout() {
       {navigation.state !== 'idle' && <div className="route-progress" aria-hidden="true" />}
       <header className="topbar">
         <div className="topbar__inner">
+          <MainMenu />
           <Link to="/" className="brand" aria-label="Pagewatch, dashboard">
             <BrandMark />
             <span className="brand__name">Pagewatch</span>
           </Link>
-          <nav aria-label="Main" className="topnav">
-            <NavLink to="/" end className="topnav__link">
-              Monitors
-            </NavLink>
-            <NavLink to="/incidents" className="topnav__link">
-              Incidents
-            </NavLink>
-            <NavLink to="/maintenance" className="topnav__link">
-              Maintenance
-            </NavLink>
-            <NavLink to="/status-pages" className="topnav__link">
-              Status pages
-            </NavLink>
-            {atLeast(me.role, 'admin') && (
-              <NavLink to="/notifications" className="topnav__link">
-                Notifications
-              </NavLink>
-            )}
-            <NavLink to="/settings" className="topnav__link">
-              Settings
-            </NavLink>
-          </nav>
+          <TopNav />
           <LiveIndicator />
           <UserMenu />
         </div>

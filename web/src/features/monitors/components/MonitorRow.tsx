@@ -1,6 +1,7 @@
 import type { MonitorRow as Row } from '@pagewatch/contract';
 import { memo } from 'react';
 import { Link } from 'react-router';
+import { MiddleEllipsis } from '../../../components/ui/MiddleEllipsis';
 import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { formatMs, formatPercent } from '../../../lib/format';
 import { Sparkline } from './Sparkline';
@@ -20,18 +21,24 @@ export const MonitorRow = memo(function MonitorRow({
   monitor: m,
   index,
   measure,
+  selected = false,
+  onSelect,
 }: {
   monitor: Row;
   /** Position in the whole filtered list: rows are virtualised and paged, so it says where. */
   index: number;
   /** Reports the row's rendered height to the virtualiser (cards on phones vary). */
   measure?: (row: HTMLTableRowElement | null) => void;
+  /** Ticked for a bulk action; the box shows only where `onSelect` is given (editors). */
+  selected?: boolean;
+  /** `range`: shift was held, ticking every row from the last one clicked. */
+  onSelect?: (id: number, range: boolean) => void;
 }) {
   const failing = m.lastCheck?.outcome === 'down' ? m.lastCheck : null;
   return (
     <tr
       ref={measure}
-      className="mrow"
+      className={selected ? 'mrow mrow--selected' : 'mrow'}
       data-testid="monitor-row"
       data-status={m.status}
       data-monitor-id={m.id}
@@ -39,13 +46,24 @@ export const MonitorRow = memo(function MonitorRow({
       // Header row is 1; rows count from 2 (ARIA rowindex is 1-based and includes it).
       aria-rowindex={index + 2}
     >
+      {onSelect && (
+        <td className="mrow__pick">
+          <input
+            type="checkbox"
+            className="mrow__check"
+            checked={selected}
+            aria-label={`Select ${m.name}`}
+            onChange={(e) => onSelect(m.id, (e.nativeEvent as MouseEvent).shiftKey === true)}
+          />
+        </td>
+      )}
       <td className="mrow__status">
         <StatusBadge status={m.status} />
       </td>
       <td className="mrow__main">
         <span className="mrow__line">
           <Link to={`/monitors/${m.id}`} className="mrow__name row-link">
-            {m.name}
+            <MiddleEllipsis text={m.name} />
           </Link>
           {m.tags.slice(0, MAX_TAGS).map((t) => (
             <span key={t} className="tag">
