@@ -75,13 +75,20 @@ export const IncidentPage = z.object({
 });
 export type IncidentPage = z.infer<typeof IncidentPage>;
 
-export const IncidentListFilter = z.enum(['open', 'resolved', 'all']);
+/** `open` is every state but resolved; a state by name narrows to it. */
+export const IncidentListFilter = z.enum(['open', 'resolved', 'all', ...incidentStates]);
 export type IncidentListFilter = z.infer<typeof IncidentListFilter>;
 
 /** Open incidents come first, then the rest by start time, newest first. */
 export const IncidentListQuery = z.strictObject({
   state: IncidentListFilter.default('all'),
   monitorId: z.coerce.number().int().positive().optional(),
+  /** Case-insensitive text in the title. */
+  q: z.string().trim().max(200).optional(),
+  /** Started at or after this instant. */
+  from: z.iso.datetime({ offset: true }).optional(),
+  /** Started before this instant. */
+  to: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z
     .string()
@@ -143,3 +150,22 @@ export type IncidentUpdateInput = z.infer<typeof IncidentUpdateInput>;
 export type IncidentUpdateDraft = z.input<typeof IncidentUpdateInput>;
 
 export const IncidentUpdateList = z.object({ items: z.array(IncidentUpdate) });
+
+/** Resolve many incidents at once, with one message on each timeline. */
+export const IncidentBulkResolve = z.strictObject({
+  ids: z
+    .array(z.number().int().positive())
+    .min(1, 'Select at least one incident')
+    .max(500, 'At most 500 incidents at once'),
+  message: Message,
+  public: z.boolean().default(true),
+});
+export type IncidentBulkResolve = z.infer<typeof IncidentBulkResolve>;
+
+/** Which incidents were resolved, which were already, and which were gone (deleted meanwhile). */
+export const IncidentBulkResult = z.object({
+  resolved: z.array(z.number().int()),
+  alreadyResolved: z.array(z.number().int()),
+  notFound: z.array(z.number().int()),
+});
+export type IncidentBulkResult = z.infer<typeof IncidentBulkResult>;

@@ -29,3 +29,4 @@ export * from './config-apply.js';
 export * from './config-file-status.js';
 export * from './imports.js';
 export * from './settings.js';
+export * from './monitor-bulk.js';

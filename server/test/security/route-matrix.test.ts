@@ -130,6 +130,13 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/v1/api-keys': () => ({ name: 'matrix key', role: 'viewer' }),
   'POST /api/v1/monitors': () => monitorInput(),
   'PUT /api/v1/monitors/:id': () => monitorInput(),
+  'POST /api/v1/monitors/:id/clone': () => monitorInput(),
+  // A monitor that does not exist: answered 200 with it as not found, nothing else touched.
+  'POST /api/v1/monitors/bulk': () => ({
+    selection: { kind: 'ids', ids: [999_999] },
+    action: { kind: 'pause' },
+  }),
+  'POST /api/v1/incidents/bulk-resolve': () => ({ ids: [999_999], message: 'Resolved' }),
   'POST /api/v1/notification-channels': () => webhookChannel(),
   'PUT /api/v1/notification-channels/:id': () => webhookChannel(),
   'POST /api/v1/incidents': () => ({ title: `Matrix incident ${++seq}`, message: 'Declared' }),

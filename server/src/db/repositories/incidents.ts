@@ -85,6 +85,9 @@ export interface NewUpdate {
 export interface IncidentPageQuery {
   state: IncidentListFilter;
   monitorId?: number | undefined;
+  q?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
   limit: number;
   cursor?: string | undefined;
 }
@@ -435,6 +438,16 @@ export function incidentsRepository(db: Kysely<DB>, outbox?: OutboxSignal) {
         .limit(q.limit + 1);
       if (q.state === 'open') query = query.where('resolved_at', 'is', null);
       if (q.state === 'resolved') query = query.where('resolved_at', 'is not', null);
+      if (q.state !== 'open' && q.state !== 'resolved' && q.state !== 'all') {
+        query = query.where('state', '=', q.state);
+      }
+      if (q.q) {
+        // lower() on both sides: SQLite's LIKE and PostgreSQL's differ in case rules.
+        const pattern = `%${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
+      }
+      if (q.from) query = query.where('started_at', '>=', Date.parse(q.from));
+      if (q.to) query = query.where('started_at', '<', Date.parse(q.to));
       if (q.monitorId !== undefined) {
         const monitorId = q.monitorId;
         query = query.where('id', 'in', (eb) =>

@@ -13,6 +13,7 @@ import { OutboxSignal } from '../../lib/outbox-signal.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
+import { monitorBulkRepository } from './monitor-bulk.js';
 import { monitorMetricsRepository } from './monitor-metrics.js';
 import { deliveryLogRepository } from './delivery-log.js';
 import { notificationChannelsRepository } from './notification-channels.js';
@@ -34,6 +35,7 @@ export function repositories(database: Database) {
     outbox,
     deliveries: deliveriesRepository(database.db),
     monitors: monitorsRepository(database.db),
+    monitorBulk: monitorBulkRepository(database.db),
     monitorMetrics: monitorMetricsRepository(database.db),
     results: resultsRepository(database.db, database.engine, outbox),
     browserRuns: browserRunsRepository(database.db),

@@ -2,7 +2,7 @@ import type { AuditEvent } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
 import type { ServiceDeps } from '../deps.js';
 
-function actorOf(ctx: RequestContext): AuditEvent['actor'] {
+export function actorOf(ctx: RequestContext): AuditEvent['actor'] {
   const a = ctx.actor;
   if (a.type === 'user' || a.type === 'api_key') return { type: a.type, id: a.id, label: a.label };
   if (a.type === 'system') return { type: 'system', id: null, label: a.label };

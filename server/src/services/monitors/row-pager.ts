@@ -130,6 +130,17 @@ export class RowPager {
     return this.names.json;
   }
 
+  /** Every monitor matching the dashboard's filters (a bulk action's "all matching"), by id. */
+  matchingIds(filter: Filter & Pick<MonitorRowsQuery, 'status'>): number[] {
+    const matches = matcher(filter);
+    const out: number[] = [];
+    for (const r of this.rows.values()) {
+      if (filter.status !== undefined && r.summary.status !== filter.status) continue;
+      if (matches(r)) out.push(r.summary.id);
+    }
+    return out.sort((a, b) => a - b);
+  }
+
   /** The MonitorRowPage response body, as JSON text. */
   pageJson(query: MonitorRowsQuery, now: number): string {
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor);

@@ -19,6 +19,15 @@ export async function monitorNamesJson(deps: ServiceDeps): Promise<string> {
   return (await pagerFromDatabase(deps)).namesJson();
 }
 
+/** Ids of the monitors the dashboard shows for these filters, as the list pages them. */
+export async function monitorIdsMatching(
+  deps: ServiceDeps,
+  filter: Parameters<RowPager['matchingIds']>[0],
+): Promise<number[]> {
+  if (deps.summaries) return deps.summaries.matchingIds(filter);
+  return (await pagerFromDatabase(deps)).matchingIds(filter);
+}
+
 async function pagerFromDatabase(deps: ServiceDeps): Promise<RowPager> {
   const rows = new Map<number, IndexedRow>();
   for (const r of await listMonitors(deps)) {

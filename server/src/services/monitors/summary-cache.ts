@@ -52,6 +52,12 @@ export class MonitorSummaryCache {
     return this.pager.pageJson(query, this.deps.clock.now());
   }
 
+  /** Ids of the monitors matching the dashboard's filters now. */
+  async matchingIds(filter: Parameters<RowPager['matchingIds']>[0]): Promise<number[]> {
+    await this.ready();
+    return this.pager.matchingIds(filter);
+  }
+
   /** The MonitorNames response body, as JSON text. */
   async namesJson(): Promise<string> {
     await this.ready();

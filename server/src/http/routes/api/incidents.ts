@@ -1,4 +1,6 @@
 import {
+  IncidentBulkResolve,
+  IncidentBulkResult,
   IncidentCreate,
   IncidentDetail,
   IncidentEdit,
@@ -9,6 +11,7 @@ import {
   IncidentUpdateList,
 } from '@pagewatch/contract';
 import type { FastifyInstance } from 'fastify';
+import { resolveIncidents } from '../../../services/incidents/bulk-resolve.js';
 import { declareIncident } from '../../../services/incidents/create.js';
 import { editIncident } from '../../../services/incidents/edit.js';
 import { getIncident, listIncidentUpdates } from '../../../services/incidents/get.js';
@@ -31,6 +34,19 @@ export function incidentRoutes(app: FastifyInstance, api: ApiRegistry, deps: Ser
     query: IncidentListQuery,
     responses: { 200: IncidentPage },
     handler: async ({ query }) => listIncidents(deps, query),
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: `${base}/bulk-resolve`,
+    operationId: 'resolveIncidents',
+    access: 'editor',
+    tag,
+    summary:
+      'Resolve many incidents with one closing update each; says which were already resolved or gone',
+    body: IncidentBulkResolve,
+    responses: { 200: IncidentBulkResult },
+    handler: async ({ body, ctx }) => resolveIncidents(deps, ctx, body),
   });
 
   api.add(app, {

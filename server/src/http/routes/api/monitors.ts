@@ -5,6 +5,8 @@ import {
   CheckScreenshotParams,
   CheckPage,
   Monitor,
+  MonitorBulkInput,
+  MonitorBulkResult,
   MonitorIdParams,
   MonitorInput,
   MonitorList,
@@ -20,6 +22,7 @@ import { checkScreenshot, listBrowserRuns } from '../../../services/checks/brows
 import { listChecks } from '../../../services/checks/list.js';
 import { monitorStats } from '../../../services/checks/stats.js';
 import { checkMonitorNow } from '../../../services/monitors/check-now.js';
+import { bulkMonitors } from '../../../services/monitors/bulk.js';
 import { createMonitor } from '../../../services/monitors/create.js';
 import { getMonitor, monitorChannelIds } from '../../../services/monitors/get.js';
 import { listMonitors } from '../../../services/monitors/list.js';
@@ -113,6 +116,37 @@ export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: Serv
     responses: { 201: Monitor },
     handler: async ({ body, reply, ctx }) => {
       const monitor = await createMonitor(deps, ctx, body);
+      void reply.header('location', `${base}/${monitor.id}`);
+      return present(monitor, ctx);
+    },
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: `${base}/bulk`,
+    operationId: 'bulkMonitors',
+    access: 'editor',
+    tag,
+    summary:
+      'Pause, resume, delete, tag, untag, set channels or interval of, or put in maintenance many monitors: ticked ids or all matching a filter; says which were gone or managed by configuration files',
+    body: MonitorBulkInput,
+    responses: { 200: MonitorBulkResult },
+    handler: async ({ body, ctx }) => bulkMonitors(deps, ctx, body),
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: `${base}/:id/clone`,
+    operationId: 'cloneMonitor',
+    access: 'editor',
+    tag,
+    summary:
+      "Create a monitor from a copy's definition; secrets it leaves out are copied from monitor :id on the server",
+    params: MonitorIdParams,
+    body: MonitorInput,
+    responses: { 201: Monitor },
+    handler: async ({ params, body, reply, ctx }) => {
+      const monitor = await createMonitor(deps, ctx, body, await getMonitor(deps, params.id));
       void reply.header('location', `${base}/${monitor.id}`);
       return present(monitor, ctx);
     },

@@ -23,6 +23,9 @@ const emptyText: Record<IncidentListFilter, string> = {
   all: 'Pagewatch opens an incident when a monitor goes down and resolves it when the monitor is back. Declare one by hand for anything else people should know about.',
   open: 'Nothing is going on right now.',
   resolved: 'No incident has been resolved yet.',
+  investigating: 'No incident is being investigated.',
+  identified: 'No incident has its cause identified and is still open.',
+  monitoring: 'No incident is being monitored after a fix.',
 };
 
 /** Every incident, open ones first; the filter lives in the URL so a view can be shared. */
