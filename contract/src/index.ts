@@ -30,3 +30,4 @@ export * from './config-file-status.js';
 export * from './imports.js';
 export * from './settings.js';
 export * from './monitor-bulk.js';
+export * from './alert-coverage.js';

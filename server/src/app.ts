@@ -31,6 +31,7 @@ import { configRoutes } from './http/routes/api/config.js';
 import { configStatusRoutes } from './http/routes/api/config-status.js';
 import { deliveryRoutes } from './http/routes/api/deliveries.js';
 import { notificationChannelRoutes } from './http/routes/api/notification-channels.js';
+import { alertCoverageRoutes } from './http/routes/api/alert-coverage.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
 import { apiReferenceRoutes } from './http/routes/public/api-reference.js';
 import { statusPageSubscriberRoutes } from './http/routes/api/status-page-subscribers.js';
@@ -142,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   statusPageSubscriberRoutes(app, api, deps.services);
   await statusPageApiRoutes(app, api, deps.services);
   notificationChannelRoutes(app, api, deps.services);
+  alertCoverageRoutes(app, api, deps.services);
   deliveryRoutes(app, api, deps.services);
   clusterRoutes(app, api, deps.services);
   settingsRoutes(app, api, deps.services);

@@ -16,7 +16,7 @@ import { bridgeEvents, type EventBridge } from './db/event-bridge.js';
 import { repositories } from './db/repositories/index.js';
 import { transactor } from './db/unit-of-work.js';
 import { createEngine, type Engine } from './engine/index.js';
-import type { EngineOptions } from './engine/checks/registry.js';
+import { checkTypes, type EngineOptions } from './engine/checks/registry.js';
 import type { Ownership } from './engine/ownership.js';
 import { cachedOpener } from './engine/checks/stored-secret.js';
 import { BrowserPool, ownOriginGuard } from './engine/checks/browser/index.js';
@@ -297,6 +297,9 @@ export async function composePagewatch(
     blockPrivateNotifyTargets: config.notify.blockPrivateTargets,
     settings,
     transact: transactor(database, repos.outbox),
+    // The form's "Test" uses the engine's own check types and options, whatever this process's roles.
+    trialCheck: (monitor, signal) =>
+      checkTypes[monitor.type].run(monitor, { signal, now: clock.now() }, checks),
   };
   const serves = config.roles.includes('web');
   services.summaries = engine && serves ? new MonitorSummaryCache(services) : null;

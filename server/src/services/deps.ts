@@ -1,4 +1,5 @@
 import type { CheckRun } from '../domain/check-run.js';
+import type { MonitorRecord } from '../domain/monitor.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { Transact } from '../db/unit-of-work.js';
 import type { Clock } from '../lib/clock.js';
@@ -55,6 +56,8 @@ export interface ServiceDeps {
   settings?: SettingsStore | null;
   /** Runs writes of several services in one transaction (config apply, importers; ADR 28). */
   transact?: Transact;
+  /** Runs one check of an unsaved definition through the check engine (the form's "Test"). */
+  trialCheck?: (monitor: MonitorRecord, signal: AbortSignal) => Promise<CheckRun>;
 }
 
 /** Which member this process is and when members expire, for the cluster overview (ADR 21). */

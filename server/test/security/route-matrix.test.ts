@@ -139,6 +139,12 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/v1/incidents/bulk-resolve': () => ({ ids: [999_999], message: 'Resolved' }),
   'POST /api/v1/notification-channels': () => webhookChannel(),
   'PUT /api/v1/notification-channels/:id': () => webhookChannel(),
+  // Trials of unsaved forms reach only a refused loopback port; attaching links every monitor.
+  'POST /api/v1/monitors/test': () => monitorInput(),
+  'POST /api/v1/monitors/:id/test': () => monitorInput(),
+  'POST /api/v1/notification-channels/test': () => webhookChannel(),
+  'POST /api/v1/notification-channels/:id/test-settings': () => webhookChannel(),
+  'POST /api/v1/notification-channels/:id/attach': () => ({ scope: 'all' }),
   'POST /api/v1/incidents': () => ({ title: `Matrix incident ${++seq}`, message: 'Declared' }),
   'PATCH /api/v1/incidents/:id': () => ({ severity: 'minor' }),
   'POST /api/v1/incidents/:id/updates': () => ({ state: 'identified', message: 'Found it' }),

@@ -5,6 +5,7 @@ import { auditRepository } from './audit.js';
 import { incidentsRepository } from './incidents.js';
 import { instanceDataRepository } from './instance-data.js';
 import { browserRunsRepository } from './browser-runs.js';
+import { channelCoverageRepository } from './channel-coverage.js';
 import { checkRequestsRepository } from './check-requests.js';
 import { clusterRepository } from './cluster.js';
 import { configKeysRepository } from './config-keys.js';
@@ -52,6 +53,7 @@ export function repositories(database: Database) {
     statusPages: statusPagesRepository(database.db),
     statusSubscribers: statusSubscribersRepository(database.db, outbox),
     notificationChannels: notificationChannelsRepository(database.db),
+    channelCoverage: channelCoverageRepository(database.db),
     deliveryLog: deliveryLogRepository(database.db),
     statusPublic: statusPublicRepository(database.db),
     cluster: clusterRepository(database.db, database.engine),

@@ -7,7 +7,9 @@ import { testEvent } from '../../notify/message.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { findChannel } from './get.js';
-import { openSecrets } from './secrets.js';
+import { mergeSecrets, openSecrets } from './secrets.js';
+import type { ChannelRecord } from '../../db/repositories/notification-channels.js';
+import type { ChannelCreate } from './create.js';
 
 export const TEST_TIMEOUT_MS = 10_000;
 
@@ -40,11 +42,52 @@ export async function testChannel(
   id: number,
 ): Promise<ChannelTestResult> {
   const channel = await findChannel(deps, id);
+  return sendTest(deps, ctx, channel, openSecrets(channel, deps.secrets), id, false);
+}
+
+/**
+ * Sends the test event through settings not saved yet. With an id, secrets left out are the
+ * stored ones (opened here, never sent back), as an update would keep them.
+ */
+export async function testChannelSettings(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  id: number | null,
+  input: ChannelCreate,
+): Promise<ChannelTestResult> {
+  const before = id === null ? null : await findChannel(deps, id);
+  const kept = before && before.kind === input.kind ? openSecrets(before, deps.secrets) : {};
+  const secrets = mergeSecrets(input.kind, input.secrets, kept);
+  const now = deps.clock.now();
+  const draft: ChannelRecord = {
+    id: id ?? 0,
+    name: input.name,
+    kind: input.kind,
+    config: input.config as Record<string, unknown>,
+    sealedSecrets: null,
+    template: input.template,
+    isDefault: input.isDefault,
+    enabled: input.enabled,
+    monitorCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return sendTest(deps, ctx, draft, secrets, id, true);
+}
+
+async function sendTest(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  channel: ChannelRecord,
+  secrets: Record<string, unknown>,
+  id: number | null,
+  draft: boolean,
+): Promise<ChannelTestResult> {
   const started = performance.now();
   let error: string | null = null;
   try {
     await channelRegistry[channel.kind].send(
-      { ...channel, secrets: openSecrets(channel, deps.secrets) },
+      { ...channel, secrets },
       testEvent(new Date(deps.clock.now())),
       {
         publicUrl: deps.publicUrl?.replace(/\/+$/, '') ?? null,
@@ -58,12 +101,13 @@ export async function testChannel(
     error = describeSendError(err);
   }
   const durationMs = Math.round(performance.now() - started);
+  const unsaved = draft ? ' (unsaved settings)' : '';
   await audit(
     deps,
     ctx,
     'notification_channel.tested',
-    { type: 'notification_channel', id },
-    `Sent a test through "${channel.name}": ${error === null ? 'delivered' : 'failed'}`,
+    id === null ? null : { type: 'notification_channel', id },
+    `Sent a test through "${channel.name}"${unsaved}: ${error === null ? 'delivered' : 'failed'}`,
   );
   return { ok: error === null, error, durationMs };
 }
