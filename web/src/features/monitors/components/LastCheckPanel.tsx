@@ -17,7 +17,7 @@ const KIND_LABEL: Record<string, string> = {
   banner: 'Banner',
 };
 
-function ResultRow({ result: r }: { result: AssertionResult }) {
+export function ResultRow({ result: r }: { result: AssertionResult }) {
   const state = r.passed ? 'pass' : r.soft ? 'soft' : 'fail';
   const label = r.passed ? 'Passed' : r.soft ? 'Failed (soft)' : 'Failed';
   return (
