@@ -1,30 +1,7 @@
 import { z } from 'zod';
-import { isCommonPassword } from './common-passwords.js';
+import { Email, NewPassword, Role } from './people.js';
 
-export const roles = ['viewer', 'editor', 'admin', 'owner'] as const;
-export const Role = z.enum(roles);
-export type Role = z.infer<typeof Role>;
-
-/** Higher can do everything lower can (SPEC §6). */
-export const roleRank: Record<Role, number> = { viewer: 1, editor: 2, admin: 3, owner: 4 };
-export const atLeast = (role: Role, needed: Role): boolean => roleRank[role] >= roleRank[needed];
-
-// RFC 5321: local part ≤ 64, whole address ≤ 254 octets.
-export const Email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254, 'Email addresses are at most 254 characters')
-  .refine(
-    (v) => /^[^\s@]{1,64}@[^\s@]+\.[^\s@.]+$/.test(v),
-    'Enter an email address such as ana@example.com',
-  );
-
-export const NewPassword = z
-  .string()
-  .min(10, 'Use at least 10 characters')
-  .max(1024, 'Passwords are limited to 1,024 characters')
-  .refine((v) => !isCommonPassword(v), 'This password is too common; choose another');
+export * from './people.js';
 
 export const TotpCode = z
   .string()
@@ -89,6 +66,8 @@ export const AuthStatus = z.object({
   setupTokenRequired: z.boolean(),
   /** Whether this request's session cookie names a live session: the app asks /auth/me only then. */
   signedIn: z.boolean(),
+  /** Whether "Forgot password?" can mail a link (public URL and system mail channel set). */
+  passwordResetByMail: z.boolean(),
 });
 export type AuthStatus = z.infer<typeof AuthStatus>;
 
@@ -161,27 +140,4 @@ export const ApiKeyCreated = z.object({
   secret: z.string(),
 });
 
-export const AuditEvent = z.object({
-  id: z.number().int(),
-  at: z.iso.datetime(),
-  actor: z.object({
-    type: z.enum(['user', 'api_key', 'system', 'anonymous']),
-    id: z.number().int().nullable(),
-    label: z.string(),
-  }),
-  action: z.string(),
-  target: z.object({ type: z.string(), id: z.string().nullable() }).nullable(),
-  ip: z.string().nullable(),
-  summary: z.string(),
-});
-export type AuditEvent = z.infer<typeof AuditEvent>;
-
-export const AuditPage = z.object({
-  items: z.array(AuditEvent),
-  nextCursor: z.number().int().nullable(),
-});
-export const AuditQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  before: z.coerce.number().int().positive().optional(),
-  action: z.string().max(100).optional(),
-});
+export * from './accounts.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MailSettings } from './accounts.js';
 import { isValidTimeZone } from './zoned-time.js';
 
 /*
@@ -108,6 +109,8 @@ export type RetentionSettings = z.infer<typeof RetentionSettings>;
 export const settingsGroups = {
   general: GeneralSettings,
   retention: RetentionSettings,
+  /** The system mail channel for account links (ADR 34). */
+  mail: MailSettings,
 } as const;
 export type SettingsGroup = keyof typeof settingsGroups;
 
@@ -115,12 +118,14 @@ export type SettingsGroup = keyof typeof settingsGroups;
 export const settingsDefaults: { [G in SettingsGroup]: z.infer<(typeof settingsGroups)[G]> } = {
   general: { instanceName: 'Pagewatch', timeZone: 'UTC' },
   retention: { rawDays: 30, minuteRollupDays: 90, hourRollupDays: 730, dayRollupDays: null },
+  mail: { systemChannelId: null },
 };
 
 /** Settings as the API answers them: every group, plus what the environment fixes. */
 export const Settings = z.object({
   general: GeneralSettings,
   retention: RetentionSettings,
+  mail: MailSettings,
   /** Deployment facts shown beside the settings; changed only where the server starts. */
   environment: z.object({
     /** PAGEWATCH_PUBLIC_URL, or null when it is not set. */
@@ -134,6 +139,7 @@ export const SettingsUpdate = z
   .strictObject({
     general: GeneralSettings.optional(),
     retention: RetentionSettings.optional(),
+    mail: MailSettings.optional(),
   })
   .refine((u) => Object.values(u).some((g) => g !== undefined), 'Send at least one group');
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;

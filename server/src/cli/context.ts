@@ -11,6 +11,8 @@ export interface CliContext {
   /** The environment as given, for `${env:NAME}` references in configuration files. */
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** Everything on standard input (read only by commands that ask for it). */
+  stdin: () => Promise<string>;
   /** Standard output is a terminal that may be coloured. */
   colour?: boolean;
 }

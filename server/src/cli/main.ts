@@ -9,6 +9,14 @@ export interface CliIo {
   err?: (text: string) => void;
   env?: Readonly<Record<string, string | undefined>>;
   cwd?: string;
+  /** Standard input's text; the process's own by default. */
+  stdin?: () => Promise<string>;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The program: global options, then one sub-command per file of commands/. */
@@ -32,6 +40,7 @@ export async function main(argv: readonly string[], given: CliIo = {}): Promise<
     err: given.err ?? ((t) => void process.stderr.write(t)),
     env: given.env ?? process.env,
     cwd: given.cwd ?? process.cwd(),
+    stdin: given.stdin ?? readStdin,
   };
   const contextOf = (cmd: Command): CliContext => {
     const opts = cmd.optsWithGlobals<{ url?: string; apiKey?: string }>();
@@ -42,6 +51,7 @@ export async function main(argv: readonly string[], given: CliIo = {}): Promise<
       apiKey: opts.apiKey ?? io.env.PAGEWATCH_API_KEY,
       env: io.env,
       cwd: io.cwd,
+      stdin: io.stdin,
       // Colour only on a terminal of our own, and never when NO_COLOR is set.
       colour: !given.out && process.stdout.isTTY === true && io.env.NO_COLOR === undefined,
     };

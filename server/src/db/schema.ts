@@ -333,6 +333,8 @@ export interface StatusPagesTable {
   /** JSON of StatusPage `subscriptions`. */
   subscriptions: string;
   footer: string;
+  /** IANA zone times are named in without the page's script (migration 023). */
+  time_zone: Generated<string>;
   published: number;
   logo: Buffer | null;
   logo_type: string | null;
@@ -431,6 +433,30 @@ export interface SettingsTable {
   updated_at: Millis;
 }
 
+/** A link sent to someone (migration 021): only its token's hash is kept. */
+export interface AccountTokensTable {
+  id: Generated<number>;
+  kind: string;
+  token_hash: string;
+  user_id: number | null;
+  email: string;
+  role: string | null;
+  created_by: number | null;
+  created_by_label: string;
+  created_at: Millis;
+  expires_at: Millis;
+  used_at: Millis | null;
+  revoked_at: Millis | null;
+}
+
+/** Who a deleted account was, for the audit log (migration 021). */
+export interface DeletedUsersTable {
+  user_id: number;
+  email: string;
+  name: string;
+  deleted_at: Millis;
+}
+
 export interface DB {
   cluster_members: ClusterMembersTable;
   cluster_partitions: ClusterPartitionsTable;
@@ -461,4 +487,6 @@ export interface DB {
   incident_monitors: IncidentMonitorsTable;
   incident_updates: IncidentUpdatesTable;
   settings: SettingsTable;
+  account_tokens: AccountTokensTable;
+  deleted_users: DeletedUsersTable;
 }

@@ -7,6 +7,7 @@ import { json } from '../support/status-page-api.js';
 const defaults = {
   general: { instanceName: 'Pagewatch', timeZone: 'UTC' },
   retention: { rawDays: 30, minuteRollupDays: 90, hourRollupDays: 730, dayRollupDays: null },
+  mail: { systemChannelId: null },
 };
 
 describe.each(engines)('settings API on %s', (engine) => {

@@ -21,7 +21,12 @@ describe('first-run setup', () => {
     const before = AuthStatus.parse(
       (await t.inject({ url: '/api/v1/auth/status', headers: { authorization: '' } })).json(),
     );
-    expect(before).toEqual({ setupRequired: true, setupTokenRequired: false, signedIn: false });
+    expect(before).toEqual({
+      setupRequired: true,
+      setupTokenRequired: false,
+      signedIn: false,
+      passwordResetByMail: false,
+    });
     const res = await t.inject({ method: 'POST', url: '/api/v1/auth/setup', ...json(owner) });
     expect(res.statusCode).toBe(201);
     expect(Session.parse(res.json()).user).toMatchObject({
@@ -51,7 +56,12 @@ describe('first-run setup', () => {
         await t.inject({ url: '/api/v1/auth/status', headers: { authorization: '' }, ...remote })
       ).json(),
     );
-    expect(status).toEqual({ setupRequired: true, setupTokenRequired: true, signedIn: false });
+    expect(status).toEqual({
+      setupRequired: true,
+      setupTokenRequired: true,
+      signedIn: false,
+      passwordResetByMail: false,
+    });
     for (const setupToken of [undefined, 'wrong-token']) {
       const res = await t.inject({
         method: 'POST',

@@ -16,6 +16,13 @@ const PUBLIC_API = new Set([
   'POST /api/v1/auth/setup',
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/login/totp',
+  // Getting back in and joining (ADR 34): the link's token is the proof, the request the ask.
+  'POST /api/v1/auth/password-reset/request',
+  'POST /api/v1/auth/password-reset/check',
+  'POST /api/v1/auth/password-reset',
+  'POST /api/v1/auth/invitation/check',
+  'POST /api/v1/auth/invitation/accept',
+  'POST /api/v1/auth/email-change/confirm',
   'GET /api/v1/openapi.json',
   // The configuration files' JSON Schema, as public as the API document (editors fetch it).
   'GET /api/v1/config/schema.json',
@@ -50,6 +57,8 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   // Everyone manages their own keys; reaching others' keys is the service's (admin) check.
   'api-keys': { read: 'viewer', write: 'viewer' },
   users: { read: 'admin', write: 'admin' },
+  // Invitations to join (ADR 34): managing people.
+  invitations: { read: 'admin', write: 'admin' },
   audit: { read: 'admin', write: 'admin' },
   // Host names, pids and versions of the deployment's processes (Settings → Cluster).
   cluster: { read: 'admin', write: 'admin' },
@@ -126,6 +135,10 @@ const BODIES: Record<string, () => unknown> = {
     password: 'a long enough passphrase',
   }),
   'PATCH /api/v1/users/:id': () => ({ name: `Renamed ${++seq}` }),
+  // Empty: a 400 proves the route is open without counting a reset request.
+  'POST /api/v1/auth/password-reset/request': () => ({}),
+  'PATCH /api/v1/auth/me': () => ({ name: `Renamed ${++seq}` }),
+  'POST /api/v1/invitations': () => ({ email: `invitee-${++seq}@example.com`, role: 'viewer' }),
   'POST /api/v1/users/:id/password': () => ({ password: `another long passphrase ${++seq}` }),
   'POST /api/v1/api-keys': () => ({ name: 'matrix key', role: 'viewer' }),
   'POST /api/v1/monitors': () => monitorInput(),
@@ -287,8 +300,16 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
       });
       id = res.json<{ id: number }>().id;
       if (resource === 'deliveries') id = await failedDelivery(id);
+    } else if (url.startsWith('/api/v1/invitations/')) {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/invitations',
+        payload: { email: `matrix-invitee-${++seq}@example.com`, role: 'viewer' },
+      });
+      id = res.json<{ invitation: { id: number } }>().invitation.id;
     } else if (resource === 'users') {
-      id = targetUserId;
+      // A fresh person each time: the call may delete them.
+      id = url === '/api/v1/users/:id' ? (await t.identity('viewer')).userId : targetUserId;
     } else {
       throw new Error(`No fixture for the parameters of ${url}: add one to fill()`);
     }

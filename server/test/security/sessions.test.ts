@@ -82,6 +82,7 @@ describe.each(engines)('first-run setup on %s', (engine) => {
         setupRequired: true,
         setupTokenRequired: true,
         signedIn: false,
+        passwordResetByMail: false,
       });
       for (const setupToken of [undefined, 'wrong-token', `${t.setupToken}x`]) {
         const res = await t.inject({

@@ -14,6 +14,7 @@ export async function runCli(
   argv: readonly string[],
   env: Record<string, string | undefined> = {},
   cwd = process.cwd(),
+  stdin = '',
 ): Promise<CliRun> {
   let out = '';
   let err = '';
@@ -22,6 +23,7 @@ export async function runCli(
     err: (t) => (err += t),
     env,
     cwd,
+    stdin: async () => stdin,
   });
   return { code, out, err };
 }

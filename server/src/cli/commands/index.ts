@@ -6,6 +6,7 @@ import { registerExport } from './export.js';
 import { registerImportGatus } from './import-gatus.js';
 import { registerImportUptimeKuma } from './import-uptime-kuma.js';
 import { registerPlan } from './plan.js';
+import { registerResetPassword } from './reset-password.js';
 import { registerRestore } from './restore.js';
 import { registerSchema } from './schema.js';
 import { registerServerVersion } from './server-version.js';
@@ -26,4 +27,5 @@ export const commands: readonly RegisterCommand[] = [
   registerRestore,
   registerImportUptimeKuma,
   registerImportGatus,
+  registerResetPassword,
 ];

@@ -12,6 +12,8 @@ export const BACKUP_TABLES: readonly string[] = [
   'login_challenges',
   'api_keys',
   'login_failures',
+  'account_tokens',
+  'deleted_users',
   'audit_events',
   'settings',
   'monitors',

@@ -1,5 +1,6 @@
 import type { Database } from '../database.js';
 import { backupRepository } from '../backup/index.js';
+import { accountTokensRepository } from './account-tokens.js';
 import { apiKeysRepository } from './api-keys.js';
 import { auditRepository } from './audit.js';
 import { incidentsRepository } from './incidents.js';
@@ -47,6 +48,7 @@ export function repositories(database: Database) {
     sessions: sessionsRepository(database.db),
     apiKeys: apiKeysRepository(database.db),
     loginFailures: loginFailuresRepository(database.db),
+    accountTokens: accountTokensRepository(database.db),
     audit: auditRepository(database.db),
     incidents: incidentsRepository(database.db, outbox),
     maintenance: maintenanceRepository(database.db, outbox),

@@ -205,6 +205,69 @@ export function usersRepository(db: Kysely<DB>, engine: 'sqlite' | 'postgres' = 
     update: (id: number, c: UserChanges, now: number): Promise<UserRecord | null> =>
       updateIn(db, id, c, now),
 
+    /** Changes the sign-in email; 'taken' when another account has it (even one racing this). */
+    async setEmail(id: number, email: string, now: number): Promise<UserRecord | null | 'taken'> {
+      try {
+        const row = await db
+          .updateTable('users')
+          .set({ email: email.toLowerCase(), updated_at: now })
+          .where('id', '=', id)
+          .returning(columns)
+          .executeTakeFirst();
+        return row ? toRecord(row) : null;
+      } catch (err) {
+        if (isUniqueViolation(err)) return 'taken';
+        throw err;
+      }
+    },
+
+    /**
+     * Deletes an account and leaves a tombstone with its name for the audit log, unless that
+     * leaves no active owner; sessions, keys and links go with it (foreign keys cascade).
+     */
+    async removeKeepingAnOwner(id: number, now: number): Promise<UserRecord | null | 'last_owner'> {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          if (engine === 'postgres')
+            await sql`lock table users in share row exclusive mode`.execute(trx);
+          const row = await trx
+            .deleteFrom('users')
+            .where('id', '=', id)
+            .returning(columns)
+            .executeTakeFirst();
+          if (!row) return null;
+          const owners = await trx
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('role', '=', 'owner')
+            .where('disabled', '=', 0)
+            .executeTakeFirstOrThrow();
+          if (Number(owners.n) === 0) throw new NoOwnerLeft();
+          await trx
+            .insertInto('deleted_users')
+            .values({ user_id: id, email: row.email, name: row.name, deleted_at: now })
+            .execute();
+          return toRecord(row);
+        });
+      } catch (err) {
+        if (err instanceof NoOwnerLeft) return 'last_owner';
+        throw err;
+      }
+    },
+
+    /** Names of deleted accounts by id, for audit lines they left behind. */
+    async deletedNames(
+      ids: readonly number[],
+    ): Promise<Map<number, { name: string; email: string }>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('deleted_users')
+        .select(['user_id', 'name', 'email'])
+        .where('user_id', 'in', [...new Set(ids)])
+        .execute();
+      return new Map(rows.map((r) => [r.user_id, { name: r.name, email: r.email }]));
+    },
+
     /**
      * Replaces the unused recovery codes only if they are still `before` (compare-and-set):
      * of two requests spending the same code at once, exactly one succeeds.

@@ -1,5 +1,6 @@
 import type { RetentionSettings, Settings, SettingsUpdate } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
+import { validationFailed } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { getSettings, settingsOf } from './read.js';
@@ -33,7 +34,26 @@ function describe(before: SettingsValues, after: SettingsUpdate): string[] {
         );
     }
   }
+  if (after.mail && after.mail.systemChannelId !== before.mail.systemChannelId)
+    changes.push(
+      `system mail channel ${before.mail.systemChannelId ?? 'none'} → ${after.mail.systemChannelId ?? 'none'}`,
+    );
   return changes;
+}
+
+/** The system mail channel must be an email channel that exists (ADR 34). */
+async function checkMailChannel(deps: ServiceDeps, input: SettingsUpdate): Promise<void> {
+  const id = input.mail?.systemChannelId;
+  if (id === undefined || id === null) return;
+  const channel = await deps.repos.notificationChannels.findById(id);
+  if (!channel || channel.kind !== 'email')
+    throw validationFailed([
+      {
+        path: 'mail.systemChannelId',
+        message: 'Choose an email notification channel',
+        code: 'not_email',
+      },
+    ]);
 }
 
 /** Replaces the groups sent; one audit line lists what changed. */
@@ -42,6 +62,7 @@ export async function updateSettings(
   ctx: RequestContext,
   input: SettingsUpdate,
 ): Promise<Settings> {
+  await checkMailChannel(deps, input);
   const store = settingsOf(deps);
   const before = await store.all();
   const groups = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));

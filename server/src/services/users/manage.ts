@@ -123,3 +123,30 @@ export async function resetUserPassword(
     `Reset the password of ${user.email}`,
   );
 }
+
+/**
+ * Deletes an account: its sessions, keys and open links go with it, its audit lines stay and
+ * keep its name (a tombstone); the last active owner cannot be deleted, nor oneself.
+ */
+export async function deleteUser(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  id: number,
+): Promise<void> {
+  const user = await target(deps, id);
+  requireManager(ctx, user);
+  if (ctx.actor.type === 'user' && ctx.actor.id === id)
+    throw conflict('You cannot delete your own account; ask another admin or owner');
+  const removed = await deps.repos.users.removeKeepingAnOwner(id, deps.clock.now());
+  if (removed === 'last_owner')
+    throw conflict('This is the only owner; make someone else an owner first');
+  if (!removed) throw notFound('User');
+  await endUserSessions(deps, id);
+  await audit(
+    deps,
+    ctx,
+    'user.deleted',
+    { type: 'user', id },
+    `Deleted ${user.name} <${user.email}> (${user.role}); their audit entries are kept`,
+  );
+}

@@ -23,6 +23,8 @@ import { confirmTotp, disableTotp, startTotpEnrolment } from '../../../services/
 import type { ServiceDeps } from '../../../services/deps.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../plugins/auth.js';
 import type { ApiRegistry } from '../../route.js';
+import { accountRoutes } from './accounts.js';
+import { resetByMailAvailable } from '../../../services/accounts/password-reset.js';
 
 const tag = 'auth';
 // Sign-out also wipes what this browser kept of the signed-in app (cached answers, storage).
@@ -49,6 +51,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
         setupRequired: required,
         setupTokenRequired: required && setupTokenRequired(ctx),
         signedIn,
+        passwordResetByMail: !required && (await resetByMailAvailable(deps)),
       };
     },
   });
@@ -214,4 +217,6 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     responses: { 204: null },
     handler: async ({ body, ctx }) => disableTotp(deps, ctx, body.password, body.code),
   });
+
+  accountRoutes(app, api, deps);
 }

@@ -4,6 +4,10 @@ import {
   ApiKeyInput,
   AuditPage,
   AuditQuery,
+  Invitation,
+  InvitationCreate,
+  InvitationIdParams,
+  InvitationSent,
   PasswordReset,
   User,
   UserCreate,
@@ -16,12 +20,20 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../../../services/api-k
 import { listAudit } from '../../../services/audit/list.js';
 import type { ServiceDeps } from '../../../services/deps.js';
 import {
+  createInvitation,
+  listInvitations,
+  resendInvitation,
+  revokeInvitation,
+} from '../../../services/accounts/invitations.js';
+import {
   createUser,
+  deleteUser,
   listUsers,
   resetUserPassword,
   updateUser,
 } from '../../../services/users/manage.js';
 import type { ApiRegistry } from '../../route.js';
+import { requestOrigin } from './accounts.js';
 
 /** People, their API keys and the audit log (SPEC §6: admins and owners manage others). */
 export function userRoutes(app: FastifyInstance, api: ApiRegistry, deps: ServiceDeps): void {
@@ -75,6 +87,71 @@ export function userRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   });
 
   api.add(app, {
+    method: 'DELETE',
+    url: '/api/v1/users/:id',
+    operationId: 'deleteUser',
+    errors: [409],
+    access: 'admin',
+    tag: 'users',
+    summary: 'Delete an account; its audit entries stay, under its name',
+    description:
+      'Not oneself, and not the only owner. Sessions, API keys and open links of the account end with it.',
+    params: UserIdParams,
+    responses: { 204: null },
+    handler: async ({ params, ctx }) => deleteUser(deps, ctx, params.id),
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: '/api/v1/invitations',
+    operationId: 'listInvitations',
+    access: 'admin',
+    tag: 'users',
+    summary: 'Invitations not yet accepted or revoked (expired ones flagged)',
+    responses: { 200: z.object({ items: z.array(Invitation) }) },
+    handler: async () => ({ items: await listInvitations(deps) }),
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: '/api/v1/invitations',
+    operationId: 'createInvitation',
+    errors: [409],
+    access: 'admin',
+    tag: 'users',
+    summary: 'Invite an address with a role up to your own; the link is mailed and answered once',
+    body: InvitationCreate,
+    responses: { 201: InvitationSent },
+    handler: async ({ body, ctx, request }) =>
+      createInvitation(deps, ctx, body, requestOrigin(request)),
+  });
+
+  api.add(app, {
+    method: 'POST',
+    url: '/api/v1/invitations/:id/resend',
+    operationId: 'resendInvitation',
+    access: 'admin',
+    tag: 'users',
+    summary: 'Send an invitation again with a new link valid 7 days; the old link stops working',
+    params: InvitationIdParams,
+    responses: { 200: InvitationSent },
+    handler: async ({ params, ctx, request }) =>
+      resendInvitation(deps, ctx, params.id, requestOrigin(request)),
+  });
+
+  api.add(app, {
+    method: 'DELETE',
+    url: '/api/v1/invitations/:id',
+    operationId: 'revokeInvitation',
+    access: 'admin',
+    tag: 'users',
+    summary: 'Revoke an invitation: its link stops working',
+    params: InvitationIdParams,
+    responses: { 204: null },
+    handler: async ({ params, ctx }) => revokeInvitation(deps, ctx, params.id),
+  });
+
+  api.add(app, {
     method: 'GET',
     url: '/api/v1/api-keys',
     access: 'viewer',
@@ -113,9 +190,9 @@ export function userRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     operationId: 'listAuditEvents',
     access: 'admin',
     tag: 'audit',
-    summary: 'The audit log, newest first',
+    summary: 'The audit log, newest first; by person, action or area (`monitor.*`) and time',
     query: AuditQuery,
     responses: { 200: AuditPage },
-    handler: async ({ query }) => listAudit(deps, query.limit, query.before, query.action),
+    handler: async ({ query }) => listAudit(deps, query),
   });
 }

@@ -47,6 +47,8 @@ export function storeSession(client: QueryClient, session: Session): void {
     setupRequired: false,
     setupTokenRequired: false,
     signedIn: true,
+    // Only the sign-in screens use it; they ask the server afresh.
+    passwordResetByMail: false,
   });
   client.setQueryData(authKeys.me(), session);
 }
