@@ -112,7 +112,10 @@ describe.each(engines)('PAGEWATCH_CONFIG on %s', (engine) => {
     }>();
     expect(managed.monitors.map((m) => m.key).sort()).toEqual(['cache', 'db']);
     expect(managed.channels.map((c) => c.key)).toEqual(['ops']);
-    const audit = await repositories(t.database).audit.page(50, undefined, 'config.file_applied');
+    const audit = await repositories(t.database).audit.page({
+      limit: 50,
+      actions: ['config.file_applied'],
+    });
     expect(audit.items[0]).toMatchObject({ actor: { type: 'system', label: 'config-file' } });
     expect(audit.items[0]?.summary).toContain('3 created');
     expect(await metric(t, 'pagewatch_config_file_last_apply_success')).toBe(1);

@@ -27,6 +27,7 @@ import { configKeys } from './018-config-keys.js';
 import { settings } from './017-settings.js';
 import { backupRuns } from './019-backup-runs.js';
 import { configApplied } from './020-config-applied.js';
+import { auditFilters } from './025-audit-filters.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -59,6 +60,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '017-settings': settings(),
     '019-backup-runs': backupRuns(engine),
     '020-config-applied': configApplied(),
+    '025-audit-filters': auditFilters(),
   };
 }
 

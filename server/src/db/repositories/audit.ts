@@ -1,11 +1,11 @@
-import type { AuditEvent } from '@pagewatch/contract';
+import type { AuditAction, AuditEvent } from '@pagewatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema.js';
 
 export interface AuditWrite {
   at: number;
   actor: AuditEvent['actor'];
-  action: string;
+  action: AuditAction;
   target: { type: string; id: string | null } | null;
   ip: string | null;
   summary: string;
@@ -30,7 +30,8 @@ export function auditRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    async page(limit: number, before?: number, action?: string) {
+    /** Newest first, `limit` at a time below `before`, narrowed by every filter given. */
+    async page(filter: AuditFilter) {
       let q = db
         .selectFrom('audit_events')
         .select([
@@ -46,11 +47,30 @@ export function auditRepository(db: Kysely<DB>) {
           'summary',
         ])
         .orderBy('id', 'desc')
-        .limit(limit + 1);
-      if (before !== undefined) q = q.where('id', '<', before);
-      if (action) q = q.where('action', '=', action);
+        .limit(filter.limit + 1);
+      if (filter.before !== undefined) q = q.where('id', '<', filter.before);
+      if (filter.actions) q = q.where('action', 'in', filter.actions);
+      if (filter.from !== undefined) q = q.where('at', '>=', filter.from);
+      if (filter.to !== undefined) q = q.where('at', '<', filter.to);
+      const userId = filter.userId;
+      if (userId !== undefined) {
+        // The person's own lines and those of their API keys (a key acts for its creator).
+        q = q.where((eb) =>
+          eb.or([
+            eb.and([eb('actor_type', '=', 'user'), eb('actor_id', '=', userId)]),
+            eb.and([
+              eb('actor_type', '=', 'api_key'),
+              eb(
+                'actor_id',
+                'in',
+                eb.selectFrom('api_keys').select('id').where('user_id', '=', userId),
+              ),
+            ]),
+          ]),
+        );
+      }
       const rows = await q.execute();
-      const items: AuditEvent[] = rows.slice(0, limit).map((r) => ({
+      const items = rows.slice(0, filter.limit).map((r): AuditLine => ({
         id: r.id,
         at: new Date(r.at).toISOString(),
         actor: {
@@ -63,7 +83,100 @@ export function auditRepository(db: Kysely<DB>) {
         ip: r.ip,
         summary: r.summary,
       }));
-      return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
+      return { items, nextCursor: rows.length > filter.limit ? (items.at(-1)?.id ?? null) : null };
+    },
+
+    /**
+     * Today's names of the targets of some audit lines, keyed `type:id`; those gone are absent.
+     * One query per kind of target on the page, by primary key.
+     */
+    async targetNames(
+      targets: readonly { type: string; id: string }[],
+    ): Promise<Map<string, string>> {
+      const names = new Map<string, string>();
+      const idsOf = (type: string) => [
+        ...new Set(
+          targets.filter((t) => t.type === type && /^\d+$/.test(t.id)).map((t) => Number(t.id)),
+        ),
+      ];
+      const put = (type: string, rows: { id: number; name: string }[]) => {
+        for (const r of rows) names.set(`${type}:${r.id}`, r.name);
+      };
+      const lookups: [string, (ids: number[]) => Promise<{ id: number; name: string }[]>][] = [
+        [
+          'monitor',
+          (ids) =>
+            db.selectFrom('monitors').select(['id', 'name']).where('id', 'in', ids).execute(),
+        ],
+        [
+          'status_page',
+          (ids) =>
+            db
+              .selectFrom('status_pages')
+              .select(['id', 'title as name'])
+              .where('id', 'in', ids)
+              .execute(),
+        ],
+        [
+          'notification_channel',
+          (ids) =>
+            db
+              .selectFrom('notification_channels')
+              .select(['id', 'name'])
+              .where('id', 'in', ids)
+              .execute(),
+        ],
+        [
+          'maintenance',
+          (ids) =>
+            db
+              .selectFrom('maintenance_windows')
+              .select(['id', 'title as name'])
+              .where('id', 'in', ids)
+              .execute(),
+        ],
+        [
+          'incident',
+          (ids) =>
+            db
+              .selectFrom('incidents')
+              .select(['id', 'title as name'])
+              .where('id', 'in', ids)
+              .execute(),
+        ],
+        [
+          'api_key',
+          (ids) =>
+            db.selectFrom('api_keys').select(['id', 'name']).where('id', 'in', ids).execute(),
+        ],
+        [
+          'user',
+          (ids) =>
+            db.selectFrom('users').select(['id', 'email as name']).where('id', 'in', ids).execute(),
+        ],
+      ];
+      for (const [type, lookup] of lookups) {
+        const ids = idsOf(type);
+        if (ids.length > 0) put(type, await lookup(ids));
+      }
+      return names;
     },
   };
+}
+
+/** A stored line before its target is named (the service adds `target.label`). */
+export interface AuditLine extends Omit<AuditEvent, 'target'> {
+  target: { type: string; id: string | null } | null;
+}
+
+export interface AuditFilter {
+  limit: number;
+  before?: number;
+  /** Any of these actions (one, or every action of an area). */
+  actions?: readonly string[];
+  userId?: number;
+  /** Epoch ms, inclusive. */
+  from?: number;
+  /** Epoch ms, exclusive. */
+  to?: number;
 }

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '@pagewatch/contract';
+import type { AuditAction, AuditEvent } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
 import type { ServiceDeps } from '../deps.js';
 
@@ -9,11 +9,14 @@ export function actorOf(ctx: RequestContext): AuditEvent['actor'] {
   return { type: 'anonymous', id: null, label: 'anonymous' };
 }
 
-/** Appends one line to the audit log; summaries never carry secrets. */
+/**
+ * Appends one line to the audit log; summaries never carry secrets. `action` must be one the
+ * contract names (auditActionWording), so the log's filter and wording cover it.
+ */
 export async function audit(
   deps: Pick<ServiceDeps, 'repos' | 'clock'>,
   ctx: RequestContext,
-  action: string,
+  action: AuditAction,
   target: { type: string; id: string | number | null } | null,
   summary: string,
 ): Promise<void> {

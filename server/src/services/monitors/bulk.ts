@@ -1,5 +1,6 @@
 import {
   maintenanceLimits,
+  type AuditAction,
   type MonitorBulkAction,
   type MonitorBulkInput,
   type MonitorBulkResult,
@@ -23,7 +24,7 @@ async function resolveSelection(deps: ServiceDeps, s: MonitorSelection): Promise
   return monitorIdsMatching(deps, { status: s.status, tag: s.tag, type: s.type, q: s.q });
 }
 
-const auditAction: Record<MonitorBulkAction['kind'], string> = {
+const auditAction: Record<MonitorBulkAction['kind'], AuditAction> = {
   pause: 'monitor.paused',
   resume: 'monitor.resumed',
   delete: 'monitor.deleted',

@@ -20,7 +20,7 @@ export async function removeSubscriber(
     deps,
     ctx,
     'subscriber.removed',
-    { type: 'status-page', id: pageId },
+    { type: 'status_page', id: pageId },
     `Removed subscriber ${id}`,
   );
 }

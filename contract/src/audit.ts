@@ -1,0 +1,218 @@
+import { z } from 'zod';
+
+/** What an audit line is about, as grouped in the filter and named in sentences. */
+export const auditAreas = {
+  auth: 'Sign-in',
+  user: 'People',
+  api_key: 'API keys',
+  monitor: 'Monitors',
+  incident: 'Incidents',
+  maintenance: 'Maintenance',
+  status_page: 'Status pages',
+  subscriber: 'Status pages',
+  notification_channel: 'Notification channels',
+  delivery: 'Notification channels',
+  settings: 'Settings',
+  backup: 'Settings',
+  import: 'Settings',
+  config: 'Configuration files',
+} as const;
+
+interface ActionWording {
+  /** The option in the filter: what happened, without who. */
+  label: string;
+  /** The sentence's verb after the person: "Alice <paused> monitor “API”". */
+  verb: string;
+  /** The target is the person themselves (sign-in, password): the sentence leaves it out. */
+  self?: boolean;
+}
+
+/**
+ * Every action the server writes to the audit log, with its wording. The server's `audit()`
+ * accepts only these, so a new action cannot be written without a name and a filter entry.
+ */
+export const auditActionWording = {
+  'auth.setup': { label: 'Set up the instance', verb: 'set up Pagewatch', self: true },
+  'auth.login': { label: 'Signed in', verb: 'signed in', self: true },
+  'auth.login_failed': { label: 'Failed sign-in', verb: 'failed to sign in as' },
+  'auth.logout': { label: 'Signed out', verb: 'signed out', self: true },
+  'auth.logout_all': { label: 'Signed out everywhere', verb: 'signed out everywhere', self: true },
+  'auth.password_changed': {
+    label: 'Changed own password',
+    verb: 'changed their password',
+    self: true,
+  },
+  'auth.password_reset_requested': {
+    label: 'Asked for a reset link',
+    verb: 'asked for a password reset link for',
+  },
+  'auth.password_reset': { label: 'Reset a password by link', verb: 'reset the password of' },
+  'auth.password_reset_link_issued': {
+    label: 'Reset link printed on the server',
+    verb: 'printed a password reset link for',
+  },
+  'auth.totp_enabled': {
+    label: 'Turned on two-factor',
+    verb: 'turned on two-factor sign-in',
+    self: true,
+  },
+  'auth.totp_disabled': {
+    label: 'Turned off two-factor',
+    verb: 'turned off two-factor sign-in',
+    self: true,
+  },
+  'auth.recovery_code_used': {
+    label: 'Used a recovery code',
+    verb: 'used a recovery code',
+    self: true,
+  },
+  'user.created': { label: 'Created a person', verb: 'created' },
+  'user.updated': { label: 'Changed a person', verb: 'changed' },
+  'user.deleted': { label: 'Deleted a person', verb: 'deleted' },
+  'user.password_reset': { label: 'Set a person’s password', verb: 'set the password of' },
+  'user.invited': { label: 'Invited someone', verb: 'sent' },
+  'user.invitation_revoked': { label: 'Revoked an invitation', verb: 'revoked' },
+  'user.invitation_accepted': {
+    label: 'Accepted an invitation',
+    verb: 'accepted an invitation and joined',
+    self: true,
+  },
+  'user.profile_updated': { label: 'Changed own name', verb: 'changed their name', self: true },
+  'user.email_change_requested': {
+    label: 'Asked to change own email',
+    verb: 'asked to change their email',
+    self: true,
+  },
+  'user.email_changed': { label: 'Changed own email', verb: 'changed their email', self: true },
+  'api_key.created': { label: 'Created an API key', verb: 'created' },
+  'api_key.revoked': { label: 'Revoked an API key', verb: 'revoked' },
+  'monitor.created': { label: 'Created a monitor', verb: 'created' },
+  'monitor.updated': { label: 'Changed a monitor', verb: 'changed' },
+  'monitor.paused': { label: 'Paused a monitor', verb: 'paused' },
+  'monitor.resumed': { label: 'Resumed a monitor', verb: 'resumed' },
+  'monitor.deleted': { label: 'Deleted a monitor', verb: 'deleted' },
+  'monitor.push_token_rotated': {
+    label: 'Replaced a push URL',
+    verb: 'replaced the push URL of',
+  },
+  'incident.created': { label: 'Declared an incident', verb: 'declared' },
+  'incident.edited': { label: 'Edited an incident', verb: 'edited' },
+  'incident.updated': { label: 'Posted an incident update', verb: 'posted an update on' },
+  'incident.resolved': { label: 'Resolved an incident', verb: 'resolved' },
+  'incident.deleted': { label: 'Deleted an incident', verb: 'deleted' },
+  'maintenance.created': { label: 'Scheduled maintenance', verb: 'scheduled' },
+  'maintenance.updated': { label: 'Changed maintenance', verb: 'changed' },
+  'maintenance.cancelled': { label: 'Cancelled maintenance', verb: 'cancelled' },
+  'maintenance.deleted': { label: 'Deleted maintenance', verb: 'deleted' },
+  'status_page.created': { label: 'Created a status page', verb: 'created' },
+  'status_page.updated': { label: 'Changed a status page', verb: 'changed' },
+  'status_page.deleted': { label: 'Deleted a status page', verb: 'deleted' },
+  'status_page.logo_set': { label: 'Uploaded a logo', verb: 'uploaded a logo for' },
+  'status_page.logo_removed': { label: 'Removed a logo', verb: 'removed the logo of' },
+  'subscriber.removed': { label: 'Removed a subscriber', verb: 'removed a subscriber of' },
+  'notification_channel.created': { label: 'Created a channel', verb: 'created' },
+  'notification_channel.updated': { label: 'Changed a channel', verb: 'changed' },
+  'notification_channel.deleted': { label: 'Deleted a channel', verb: 'deleted' },
+  'notification_channel.tested': { label: 'Sent a test', verb: 'sent a test through' },
+  'notification_channel.attached': {
+    label: 'Attached a channel to monitors',
+    verb: 'attached monitors to',
+  },
+  'delivery.retried': { label: 'Retried a delivery', verb: 'retried' },
+  'settings.updated': { label: 'Changed settings', verb: 'changed the settings' },
+  'settings.ownership_transferred': {
+    label: 'Transferred ownership',
+    verb: 'handed ownership to',
+  },
+  'settings.data_deleted': { label: 'Deleted all data', verb: 'deleted all data' },
+  'backup.download': { label: 'Downloaded a backup', verb: 'downloaded a backup' },
+  'backup.schedule': { label: 'Changed backup schedule', verb: 'changed the backup schedule' },
+  'import.uptime_kuma': { label: 'Imported from Uptime Kuma', verb: 'imported from Uptime Kuma' },
+  'import.gatus': { label: 'Imported from Gatus', verb: 'imported from Gatus' },
+  'config.file_applied': {
+    label: 'Configuration files applied',
+    verb: 'applied the configuration files',
+  },
+  'config.detached': { label: 'Detached from files', verb: 'detached from configuration files' },
+} as const satisfies Record<string, ActionWording>;
+
+export type AuditAction = keyof typeof auditActionWording;
+export const auditActionNames = Object.keys(auditActionWording) as AuditAction[];
+export type AuditArea = keyof typeof auditAreas;
+
+/** The area of an action: the part before the dot. */
+export const areaOf = (action: string): string => action.slice(0, action.indexOf('.'));
+
+/** What an audit line's target type is called in a sentence. */
+export const auditTargetNoun: Record<string, string> = {
+  monitor: 'monitor',
+  incident: 'incident',
+  maintenance: 'maintenance window',
+  status_page: 'status page',
+  notification_channel: 'channel',
+  api_key: 'API key',
+  user: '',
+  invitation: 'an invitation to',
+  delivery: 'delivery',
+  settings: '',
+};
+
+export const AuditEvent = z.object({
+  id: z.number().int(),
+  at: z.iso.datetime(),
+  actor: z.object({
+    type: z.enum(['user', 'api_key', 'system', 'anonymous']),
+    id: z.number().int().nullable(),
+    label: z.string(),
+  }),
+  action: z.string(),
+  target: z
+    .object({
+      type: z.string(),
+      id: z.string().nullable(),
+      /** The target's name today, or as the line named it when it is gone; null if unknown. */
+      label: z.string().nullable(),
+    })
+    .nullable(),
+  ip: z.string().nullable(),
+  summary: z.string(),
+});
+export type AuditEvent = z.infer<typeof AuditEvent>;
+
+export const AuditPage = z.object({
+  items: z.array(AuditEvent),
+  nextCursor: z.number().int().nullable(),
+});
+export type AuditPage = z.infer<typeof AuditPage>;
+
+/** One action, or a whole area as `monitor.*`. */
+const actionFilter = z
+  .string()
+  .max(100)
+  .refine(
+    (v) =>
+      v in auditActionWording || (v.endsWith('.*') && Object.hasOwn(auditAreas, v.slice(0, -2))),
+    { message: 'Choose an action from the list' },
+  );
+
+export const AuditQuery = z
+  .strictObject({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    before: z.coerce.number().int().positive().optional(),
+    action: actionFilter.optional(),
+    /** A person: their own lines and those of their API keys. */
+    userId: z.coerce.number().int().positive().optional(),
+    /** From this instant (inclusive)… */
+    from: z.iso
+      .datetime({ offset: true, message: 'Give the start as an ISO date and time' })
+      .optional(),
+    /** …to this one (exclusive). */
+    to: z.iso
+      .datetime({ offset: true, message: 'Give the end as an ISO date and time' })
+      .optional(),
+  })
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), {
+    path: ['to'],
+    message: 'The end of the range is before its start',
+  });
+export type AuditQuery = z.infer<typeof AuditQuery>;
