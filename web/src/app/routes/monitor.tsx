@@ -12,6 +12,7 @@ import { MonitorHeader } from '../../features/monitors/components/MonitorHeader'
 import { UptimeSummary } from '../../features/monitors/components/UptimeSummary';
 import { displayOf } from '../../features/monitors/kinds/display';
 import { MonitorDeliveries } from '../../features/notifications/components/MonitorDeliveries';
+import { NoChannelNotice } from '../../features/notifications/components/NoChannelNotice';
 import { WithMonitor } from './WithMonitor';
 
 function MonitorRoute() {
@@ -23,6 +24,7 @@ function MonitorRoute() {
           <>
             <title>{`${monitor.name} · Pagewatch`}</title>
             <MonitorHeader monitor={monitor} />
+            <NoChannelNotice monitor={monitor} />
             {Panel && <Panel monitor={monitor} />}
             <UptimeSummary monitorId={monitor.id} />
             <LastCheckPanel monitor={monitor} />

@@ -2,6 +2,7 @@ import type { MonitorRow as Row } from '@pagewatch/contract';
 import { memo } from 'react';
 import { Link } from 'react-router';
 import { MiddleEllipsis } from '../../../components/ui/MiddleEllipsis';
+import { NoChannelMarker } from '../../notifications/components/CoverageSummary';
 import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { formatMs, formatPercent } from '../../../lib/format';
 import { Sparkline } from './Sparkline';
@@ -65,6 +66,7 @@ export const MonitorRow = memo(function MonitorRow({
           <Link to={`/monitors/${m.id}`} className="mrow__name row-link">
             <MiddleEllipsis text={m.name} />
           </Link>
+          <NoChannelMarker id={m.id} />
           {m.tags.slice(0, MAX_TAGS).map((t) => (
             <span key={t} className="tag">
               {t}

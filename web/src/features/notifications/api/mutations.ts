@@ -6,6 +6,7 @@ import type {
 } from '@pagewatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
+import { coverageKey } from './coverage';
 import { notificationKeys } from './keys';
 
 /** Saves a channel: created without an id, replaced with one. */
@@ -20,6 +21,8 @@ export function useSaveChannel(id: number | null) {
     onSuccess: (channel) => {
       client.setQueryData(notificationKeys.channel(channel.id), channel);
       void client.invalidateQueries({ queryKey: notificationKeys.channels });
+      // Enabling or disabling a channel changes which monitors alert nobody.
+      void client.invalidateQueries({ queryKey: coverageKey });
     },
   });
 }
@@ -31,6 +34,7 @@ export function useDeleteChannel() {
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: notificationKeys.channels });
       void client.invalidateQueries({ queryKey: notificationKeys.deliveries });
+      void client.invalidateQueries({ queryKey: coverageKey });
     },
   });
 }

@@ -3,18 +3,22 @@ import {
   ChannelUpdateInput,
   type NotificationChannel,
 } from '@pagewatch/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Button, ButtonLink } from '../../../components/ui/Button';
 import { Field } from '../../../components/ui/Field';
 import { ErrorNotice } from '../../../components/ui/Notice';
-import { isApiError } from '../../../lib/api';
+import { api, isApiError } from '../../../lib/api';
+import { differs, useLeaveGuard } from '../../../lib/leave-guard';
 import { plural } from '../../../lib/format';
 import {
   CheckboxField,
   SelectField,
   TextInputField,
 } from '../../monitors/components/form/controls';
+import { coverageQuery, useTestChannelSettings } from '../api/coverage';
 import { useSaveChannel } from '../api/mutations';
+import { channelListQuery } from '../api/queries';
 import {
   emptyChannel,
   fromChannel,
@@ -24,6 +28,7 @@ import {
 } from '../form-values';
 import { channelKindSpecs, templatePlaceholders } from '../kinds';
 import { KindFields } from './KindFields';
+import { TestResultNotice } from './TestResultNotice';
 
 /** "config.to.0" and "config.headers.1.name" belong to the field "config.to" / "config.headers". */
 function fieldOf(path: readonly PropertyKey[]): string {
@@ -44,13 +49,25 @@ function errorMap(issues: readonly { path: readonly PropertyKey[]; message: stri
 interface ChannelFormProps {
   channel: NotificationChannel | null;
   onSaved: (channel: NotificationChannel) => void;
+  /** Shown in a dialog over another form: Cancel closes it, and that form guards leaving. */
+  onCancel?: () => void;
 }
 
 /** Create or edit a channel; the kind's fields come from its table, checked by the contract. */
-export function ChannelForm({ channel, onSaved }: ChannelFormProps) {
-  const [v, setValues] = useState<ChannelValues>(() =>
+export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
+  const [initial] = useState<ChannelValues>(() =>
     channel ? fromChannel(channel) : emptyChannel(),
   );
+  const [v, setValues] = useState<ChannelValues>(initial);
+  const leave = useLeaveGuard(differs(v, initial));
+  const test = useTestChannelSettings(channel?.id ?? null);
+  const client = useQueryClient();
+  // The first channel: offer to make it the default and to attach it to every monitor.
+  const existing = useQuery({ ...channelListQuery(), enabled: channel === null });
+  const coverage = useQuery({ ...coverageQuery(), enabled: channel === null });
+  const first = channel === null && existing.data?.items.length === 0;
+  const monitorCount = coverage.data?.monitors ?? 0;
+  const [offer, setOffer] = useState({ makeDefault: true, attachAll: true });
   const [submitted, setSubmitted] = useState(false);
   const [server, setServer] = useState<Record<string, string>>({});
   const save = useSaveChannel(channel?.id ?? null);
@@ -71,29 +88,55 @@ export function ChannelForm({ channel, onSaved }: ChannelFormProps) {
       return { ...old, fields: { ...old.fields, [key]: value } };
     });
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  /** True when the form passes the contract; else its first wrong field gets focus. */
+  const checked = () => {
     setSubmitted(true);
     setServer({});
-    if (Object.keys(local).length > 0) {
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>('.channel-form [aria-invalid="true"]')?.focus(),
-      );
-      return;
-    }
-    save.mutate(toChannelInput(v), {
-      onSuccess: onSaved,
-      onError: (error) => {
-        if (isApiError(error) && error.fieldErrors.length > 0)
-          setServer(errorMap(error.fieldErrors.map((e) => ({ ...e, path: e.path.split('.') }))));
+    if (Object.keys(local).length === 0) return true;
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLElement>('.channel-form [aria-invalid="true"]')?.focus(),
+    );
+    return false;
+  };
+  const showServerErrors = (error: Error) => {
+    if (isApiError(error) && error.fieldErrors.length > 0)
+      setServer(errorMap(error.fieldErrors.map((e) => ({ ...e, path: e.path.split('.') }))));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // In a dialog over the monitor form: this submit is not that form's.
+    event.stopPropagation();
+    if (!checked()) return;
+    const input = toChannelInput(v);
+    if (first && offer.makeDefault) input.isDefault = true;
+    save.mutate(input, {
+      onSuccess: (saved) => {
+        const done = () => {
+          void client.invalidateQueries({ queryKey: ['monitors'] });
+          leave.allowLeave();
+          onSaved(saved);
+        };
+        if (!(first && offer.attachAll && monitorCount > 0)) return done();
+        // The channel is saved either way; the notifications screen counts what stays bare.
+        api(`/notification-channels/${saved.id}/attach`, {
+          method: 'POST',
+          body: { scope: 'all' },
+        }).then(done, done);
       },
+      onError: showServerErrors,
     });
+  };
+
+  const sendTest = () => {
+    if (checked()) test.mutate(toChannelInput(v), { onError: showServerErrors });
   };
 
   const shownErrors = Object.keys(submitted ? { ...local, ...server } : server).length;
   const spec = channelKindSpecs[v.kind];
   return (
     <form className="form channel-form" noValidate onSubmit={onSubmit}>
+      {!onCancel && leave.guard}
       <fieldset className="form__section">
         <legend className="form__legend">Channel</legend>
         <div className="form__grid">
@@ -177,13 +220,37 @@ export function ChannelForm({ channel, onSaved }: ChannelFormProps) {
 
       <fieldset className="form__section">
         <legend className="form__legend">Use</legend>
-        <CheckboxField
-          name="isDefault"
-          label="Default for new monitors"
-          hint="Ticked in the alert settings of each new monitor."
-          checked={v.isDefault}
-          onChange={(isDefault) => patch({ isDefault }, [])}
-        />
+        {first ? (
+          <div className="first-channel" data-testid="first-channel-offer">
+            <p className="first-channel__lead">
+              This is your first channel. Until it exists, no monitor alerts anyone.
+            </p>
+            <CheckboxField
+              name="offer.makeDefault"
+              label="Make it the default for new monitors"
+              hint="Ticked in the alert settings of each new monitor."
+              checked={offer.makeDefault}
+              onChange={(makeDefault) => setOffer((o) => ({ ...o, makeDefault }))}
+            />
+            {monitorCount > 0 && (
+              <CheckboxField
+                name="offer.attachAll"
+                label={`Attach it to all ${plural(monitorCount, 'existing monitor')}`}
+                hint="They alert through it from now on."
+                checked={offer.attachAll}
+                onChange={(attachAll) => setOffer((o) => ({ ...o, attachAll }))}
+              />
+            )}
+          </div>
+        ) : (
+          <CheckboxField
+            name="isDefault"
+            label="Default for new monitors"
+            hint="Ticked in the alert settings of each new monitor."
+            checked={v.isDefault}
+            onChange={(isDefault) => patch({ isDefault }, [])}
+          />
+        )}
         <CheckboxField
           name="enabled"
           label="Enabled"
@@ -202,10 +269,23 @@ export function ChannelForm({ channel, onSaved }: ChannelFormProps) {
         {save.error && !(isApiError(save.error) && save.error.fieldErrors.length > 0) && (
           <ErrorNotice error={save.error} />
         )}
+        {test.error && !(isApiError(test.error) && test.error.fieldErrors.length > 0) && (
+          <ErrorNotice error={test.error} />
+        )}
+        {test.data && !test.isPending && <TestResultNotice name={v.name} result={test.data} />}
         <div className="form__buttons">
-          <ButtonLink to="/notifications" variant="ghost">
-            Cancel
-          </ButtonLink>
+          {onCancel ? (
+            <Button variant="ghost" onClick={onCancel}>
+              Cancel
+            </Button>
+          ) : (
+            <ButtonLink to="/notifications" variant="ghost">
+              Cancel
+            </ButtonLink>
+          )}
+          <Button icon="activity" busy={test.isPending} onClick={sendTest}>
+            Send test
+          </Button>
           <Button type="submit" variant="primary" busy={save.isPending}>
             {channel ? 'Save changes' : 'Add channel'}
           </Button>

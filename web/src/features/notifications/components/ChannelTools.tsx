@@ -5,20 +5,27 @@ import { Button } from '../../../components/ui/Button';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../../components/ui/Notice';
 import { plural } from '../../../lib/format';
-import { useDeleteChannel, useTestChannel } from '../api/mutations';
+import { useDeleteChannel } from '../api/mutations';
+import { AttachDialog } from './AttachDialog';
 
-/** "Send test" with the receiver's exact answer, and delete with confirmation. */
+/** Attach to many monitors at once, and delete with confirmation ("Send test" is in the form). */
 export function ChannelTools({ channel }: { channel: NotificationChannel }) {
-  const test = useTestChannel();
   const remove = useDeleteChannel();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const result = test.data;
+  const [attaching, setAttaching] = useState(false);
+  const [attached, setAttached] = useState<string | null>(null);
   return (
-    <section className="channel-tools" aria-label="Test and delete">
+    <section className="channel-tools" aria-label="Attach and delete">
       <div className="channel-tools__buttons">
-        <Button icon="activity" busy={test.isPending} onClick={() => test.mutate(channel.id)}>
-          Send test
+        <Button
+          icon="plus"
+          onClick={() => {
+            setAttached(null);
+            setAttaching(true);
+          }}
+        >
+          Attach to monitors…
         </Button>
         <Button
           variant="danger"
@@ -31,19 +38,21 @@ export function ChannelTools({ channel }: { channel: NotificationChannel }) {
           Delete channel
         </Button>
       </div>
-      <p className="field__hint">The test uses the saved settings.</p>
-      {test.error && <ErrorNotice error={test.error} />}
-      {result &&
-        !test.isPending &&
-        (result.ok ? (
-          <Notice live title="Test delivered" className="notice--ok section-gap">
-            {channel.name} accepted the test message in {result.durationMs} ms.
-          </Notice>
-        ) : (
-          <Notice live tone="danger" title="The test was not delivered">
-            <code className="test-error">{result.error}</code>
-          </Notice>
-        ))}
+      <p className="field__hint">
+        Alerts through it from {plural(channel.monitorCount, 'monitor')}.
+      </p>
+      {attached && <Notice live title={attached} className="notice--ok section-gap" />}
+      {/* Mounted while open: each opening starts from "All monitors". */}
+      {attaching && (
+        <AttachDialog
+          channel={channel}
+          open
+          onClose={(result) => {
+            setAttaching(false);
+            setAttached(result);
+          }}
+        />
+      )}
       <ConfirmDialog
         open={confirming}
         title={`Delete “${channel.name}”?`}

@@ -6,6 +6,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { ErrorNotice } from '../../../components/ui/Notice';
 import { LoadingBlock } from '../../../components/ui/Skeleton';
 import { channelListQuery, isFullChannel } from '../api/queries';
+import { CoverageSummary } from './CoverageSummary';
 import { KindBadge } from './KindBadge';
 import { NotificationTabs } from './NotificationTabs';
 
@@ -26,6 +27,7 @@ export function ChannelsScreen() {
         </ButtonLink>
       </div>
       <NotificationTabs />
+      <CoverageSummary />
       {isPending && <LoadingBlock label="Loading channels…" rows={3} />}
       {error && (
         <ErrorNotice

@@ -6,10 +6,13 @@ import {
 } from '@pagewatch/contract';
 import type { UseMutationResult } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
+import { useParams } from 'react-router';
 import { Button, ButtonLink } from '../../../../components/ui/Button';
 import { ErrorNotice, Notice } from '../../../../components/ui/Notice';
 import { Segmented } from '../../../../components/ui/Segmented';
 import { isApiError } from '../../../../lib/api';
+import { differs, useLeaveGuard } from '../../../../lib/leave-guard';
+import { useTrialCheck } from '../../../notifications/api/coverage';
 import { plural } from '../../../../lib/format';
 import type { FormValues } from './form-values';
 import type { SectionProps, TextKey } from './section-props';
@@ -22,6 +25,7 @@ import { DnsAnswerSection, DnsTargetFields } from './sections-dns';
 import { TlsCertificateSection, TlsTargetFields } from './sections-tls';
 import { BrowserAccessSection, BrowserPageSection, BrowserTargetFields } from './sections-browser';
 import { AlertsSection } from './sections-alerts';
+import { TrialResult } from './TrialResult';
 import { useMonitorForm } from './useMonitorForm';
 
 // Form fields shared by every type; `type` and `paused` are not edited as fields here.
@@ -70,8 +74,20 @@ interface MonitorFormProps {
 }
 
 export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: MonitorFormProps) {
-  const form = useMonitorForm(initial, mutation, onSaved);
+  const form = useMonitorForm(initial, mutation, (m) => {
+    leave.allowLeave();
+    onSaved(m);
+  });
   const { values: v, set, errorFor } = form;
+  const leave = useLeaveGuard(differs(v, initial));
+  // "Test" on an edit uses the stored credentials the form leaves empty.
+  const params = useParams();
+  const editedId = mode === 'edit' ? Number(params.id) : null;
+  const trial = useTrialCheck(editedId);
+  const runTest = () => {
+    const draft = form.draftForTest();
+    if (draft) trial.mutate(draft, { onError: form.showServerErrors });
+  };
   const fields = [...commonFields, ...alertFields, ...formKinds[v.type].fields];
   const isKnown = (key: string) =>
     fields.some((f) => (f.endsWith('.') ? key.startsWith(f) : key === f));
@@ -100,6 +116,7 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
       onSubmit={form.onSubmit}
       onBlur={form.onBlur}
     >
+      {leave.guard}
       <BasicsSection
         {...section}
         typeChoice={
@@ -147,10 +164,19 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
           </Notice>
         ))}
         {otherError && <ErrorNotice error={otherError} />}
+        {trial.error && !(isApiError(trial.error) && trial.error.fieldErrors.length > 0) && (
+          <ErrorNotice error={trial.error} />
+        )}
+        {trial.data && !trial.isPending && <TrialResult result={trial.data} />}
         <div className="form__buttons">
           <ButtonLink to={cancelTo} variant="ghost">
             Cancel
           </ButtonLink>
+          {v.type !== 'push' && (
+            <Button icon="activity" busy={trial.isPending} onClick={runTest}>
+              Test
+            </Button>
+          )}
           <Button type="submit" variant="primary" busy={mutation.isPending}>
             {mode === 'create' ? 'Create monitor' : 'Save changes'}
           </Button>

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { Link } from 'react-router';
+import { useMemo, useState } from 'react';
+import { Button } from '../../../../components/ui/Button';
 import { useMe } from '../../../auth/api/session';
 import { atLeast } from '../../../auth/roles';
 import { channelListQuery } from '../../../notifications/api/queries';
+import { ChannelDialog } from '../../../notifications/components/ChannelDialog';
 import { KindBadge } from '../../../notifications/components/KindBadge';
 import { CheckboxField, TextInputField } from './controls';
 import type { SectionProps } from './section-props';
@@ -17,9 +18,10 @@ export function AlertsSection({ v, set, errorFor, text }: SectionProps) {
   const toggle = (id: number, on: boolean) =>
     set('channelIds', on ? [...ticked, id] : ticked.filter((c) => c !== id), 'channelIds');
   const err = (key: string, typed: string) => errorFor(`alerts.${key}`) ?? errorFor(typed);
+  const [adding, setAdding] = useState(false);
 
   return (
-    <fieldset className="form__section" data-testid="alerts-section">
+    <fieldset className="form__section" id="alerts" data-testid="alerts-section">
       <legend className="form__legend">Alerts</legend>
       <fieldset className="alert-channels" aria-describedby="alert-channels-hint">
         <legend className="field__label">Send alerts to</legend>
@@ -44,10 +46,31 @@ export function AlertsSection({ v, set, errorFor, text }: SectionProps) {
           : items.length === 0
             ? 'No notification channels yet. '
             : 'Channels marked as default are ticked on new monitors. '}
-        {items.length === 0 && atLeast(me.role, 'admin') && (
-          <Link to="/notifications/new">Add a channel</Link>
+        {items.length === 0 && !channels.isPending && !atLeast(me.role, 'admin') && (
+          <strong>It will alert nobody until an admin adds one.</strong>
         )}
       </p>
+      {items.length > 0 && ticked.length === 0 && (
+        <p className="field__hint nochannel-hint" data-testid="no-channel-ticked">
+          No channel ticked: when it goes down, nobody is told.
+        </p>
+      )}
+      {atLeast(me.role, 'admin') && (
+        <>
+          <Button size="sm" icon="plus" onClick={() => setAdding(true)}>
+            Add a channel
+          </Button>
+          <ChannelDialog
+            open={adding}
+            onClose={() => setAdding(false)}
+            onSaved={(c) => {
+              // The new channel is ticked; everything typed in this form stays as it was.
+              set('channelIds', [...ticked.filter((id) => id !== c.id), c.id], 'channelIds');
+              setAdding(false);
+            }}
+          />
+        </>
+      )}
       {errorFor('channelIds') && (
         <p className="field__error" role="alert">
           {errorFor('channelIds')}

@@ -90,6 +90,23 @@ export function useMonitorForm(
     });
   };
 
+  /** The draft for "Test" when the form is valid; else its errors show as on submit. */
+  const draftForTest = () => {
+    setSubmitted(true);
+    if (validation.valid) return validation.draft;
+    setAttempt((n) => n + 1);
+    return null;
+  };
+
+  /** Puts a server `validation_failed` answer (from "Test") on the fields. */
+  const showServerErrors = (error: unknown) => {
+    if (isApiError(error) && error.kind === 'validation_failed' && error.fieldErrors.length > 0) {
+      const keys = { headerKeys: validation.headerKeys, assertionKeys: validation.assertionKeys };
+      setServerErrors(mapErrors(error.fieldErrors, keys, values));
+      setAttempt((n) => n + 1);
+    }
+  };
+
   /** Every error on screen, by field key; form-level ones included. */
   const shownErrors = submitted ? { ...validation.errors, ...serverErrors } : serverErrors;
   return {
@@ -102,5 +119,7 @@ export function useMonitorForm(
     submitted,
     serverErrors,
     shownErrors,
+    draftForTest,
+    showServerErrors,
   };
 }
