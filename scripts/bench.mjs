@@ -27,6 +27,7 @@ const benches = [
   'failover-kills',
   'result-writes',
   'kuma-import',
+  'bulk-2k',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

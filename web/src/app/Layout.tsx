@@ -55,6 +55,9 @@ function useLiveUpdates() {
   }, [client]);
 }
 
+const scrollKey = (location: { pathname: string; search: string; key: string }) =>
+  location.pathname === '/' ? `/${location.search}` : location.key;
+
 /** The signed-in shell: top bar with navigation and the person's menu, then the screen. */
 export function Layout() {
   const navigation = useNavigation();
@@ -83,7 +86,8 @@ export function Layout() {
         <ConfigFileBanner />
         <Outlet />
       </main>
-      <ScrollRestoration />
+      {/* The dashboard by its filters: back from a monitor by its link or the browser, where it was. */}
+      <ScrollRestoration getKey={scrollKey} />
     </>
   );
 }

@@ -25,6 +25,7 @@ export const router = createBrowserRouter([
           { path: 'monitors/new', lazy: () => import('./routes/monitor-new') },
           { path: 'monitors/:id', lazy: () => import('./routes/monitor') },
           { path: 'monitors/:id/edit', lazy: () => import('./routes/monitor-edit') },
+          { path: 'monitors/:id/clone', lazy: () => import('./routes/monitor-clone') },
           { path: 'incidents', lazy: () => import('./routes/incidents') },
           { path: 'incidents/:id', lazy: () => import('./routes/incident') },
           { path: 'maintenance', lazy: () => import('./routes/maintenance') },

@@ -1,19 +1,25 @@
+import '../../styles/bulk.css';
 import type { MonitorStatus, MonitorType } from '@pagewatch/contract';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import type { MonitorBulkResult } from '@pagewatch/contract';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { EmptyState } from '../../components/ui/EmptyState';
 import { LoadingBlock } from '../../components/ui/Skeleton';
 import { ErrorNotice } from '../../components/ui/Notice';
 import { useCan } from '../../features/auth/api/session';
 import { monitorRowsQuery } from '../../features/monitors/api/rows';
+import { BulkBar, BulkOutcome } from '../../features/monitors/components/BulkBar';
 import { DashboardToolbar } from '../../features/monitors/components/DashboardToolbar';
 import { MonitorTable } from '../../features/monitors/components/MonitorTable';
 import { StatusChips } from '../../features/monitors/components/StatusChips';
 import { statusMeta } from '../../features/monitors/components/status';
 import { kindDisplays } from '../../features/monitors/kinds/display';
 import { sortOptions, type SortKey } from '../../features/monitors/dashboard-filter';
+import { rememberDashboard } from '../../features/monitors/dashboard-return';
+import { useHeldOrder, useListHold } from '../../features/monitors/held-order';
+import { toServerSelection, useRowSelection } from '../../features/monitors/selection';
 import { plural } from '../../lib/format';
 
 const isStatus = (v: string | null): v is MonitorStatus => v !== null && v in statusMeta;
@@ -63,6 +69,20 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
+/** The sticky filters' height, as `--dash-sticky-h`: the column headers stick right below. */
+function useStickyHeight() {
+  const listRef = useRef<HTMLElement>(null);
+  const stickyRef = useCallback((sticky: HTMLDivElement | null) => {
+    if (!sticky || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() =>
+      listRef.current?.style.setProperty('--dash-sticky-h', `${sticky.offsetHeight}px`),
+    );
+    observer.observe(sticky);
+    return () => observer.disconnect();
+  }, []);
+  return { listRef, stickyRef };
+}
+
 function Dashboard() {
   const { filter, set, clear } = useFilterParams();
   const query = useDebounced(filter.query.trim(), SEARCH_DEBOUNCE_MS);
@@ -76,7 +96,30 @@ function Dashboard() {
   const { fetchNextPage } = rows;
   const canEdit = useCan('editor');
   const first = data?.pages[0];
-  const shown = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
+  const loaded = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
+  // Rows keep their places while pointed at or scrolled; the server's order returns after.
+  const { held, handlers } = useListHold();
+  const shown = useHeldOrder(loaded, held);
+  const resetKey = `${status}|${tag}|${type}|${query}|${sort}`;
+  const picking = useRowSelection(shown, resetKey);
+  const { sel } = picking;
+  const [outcome, setOutcome] = useState<MonitorBulkResult | null>(null);
+  const loadedTicked = useMemo(
+    () => (sel.allMatching ? shown.length : shown.filter((m) => sel.ids.has(m.id)).length),
+    [sel, shown],
+  );
+  const tableSelection = useMemo(
+    () => ({
+      isSelected: picking.isSelected,
+      toggle: picking.toggle,
+      selectLoaded: picking.selectLoaded,
+      loadedTicked,
+    }),
+    [picking, loadedTicked],
+  );
+  const { listRef, stickyRef } = useStickyHeight();
+  const { search } = useLocation();
+  useEffect(() => rememberDashboard(search), [search]);
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   const total = first?.all ?? 0;
   const down = first?.down ?? 0;
@@ -102,6 +145,7 @@ function Dashboard() {
           </ButtonLink>
         )}
       </div>
+
 
       {isPending && <LoadingBlock label="Loading monitors…" rows={6} />}
 
@@ -135,36 +179,56 @@ function Dashboard() {
       )}
 
       {first && total > 0 && (
-        <section aria-label="Monitor list" className="section">
-          <StatusChips
-            counts={first.counts}
-            total={Object.values(first.counts).reduce((a, b) => a + b, 0)}
-            value={filter.status}
-            onChange={(s) => set('status', s)}
-          />
-          <DashboardToolbar
-            query={filter.query}
-            tag={filter.tag}
-            type={filter.type}
-            types={first.types}
-            onType={(t) => set('type', t)}
-            sort={filter.sort}
-            tags={first.tags}
-            onQuery={(q) => set('q', q)}
-            onTag={(t) => set('tag', t)}
-            onSort={(s) => set('sort', s)}
-          />
+        <section aria-label="Monitor list" className="section dash-list" ref={listRef}>
+          <div className="dash-sticky" ref={stickyRef}>
+            <StatusChips
+              counts={first.counts}
+              total={Object.values(first.counts).reduce((a, b) => a + b, 0)}
+              value={filter.status}
+              onChange={(s) => set('status', s)}
+            />
+            <DashboardToolbar
+              query={filter.query}
+              tag={filter.tag}
+              type={filter.type}
+              types={first.types}
+              onType={(t) => set('type', t)}
+              sort={filter.sort}
+              tags={first.tags}
+              onQuery={(q) => set('q', q)}
+              onTag={(t) => set('tag', t)}
+              onSort={(s) => set('sort', s)}
+            />
+            {canEdit && (
+              <BulkBar
+                count={sel.ids.size}
+                allMatching={sel.allMatching}
+                matching={matching}
+                selection={() => toServerSelection(sel, { status, tag, type, query, sort })}
+                onSelectAll={picking.selectAllMatching}
+                onClear={picking.clear}
+                onDone={(result) => {
+                  picking.clear();
+                  setOutcome(result);
+                }}
+              />
+            )}
+          </div>
+          {outcome && <BulkOutcome result={outcome} onClose={() => setOutcome(null)} />}
           <p className="visually-hidden" role="status">
             {filtered ? `${plural(matching, 'monitor')} match the filters` : ''}
           </p>
           {shown.length > 0 ? (
-            <MonitorTable
-              monitors={shown}
-              total={matching}
-              resetKey={`${status}|${tag}|${type}|${query}|${sort}`}
-              loadMore={hasNextPage ? loadMore : undefined}
-              loadingMore={isFetchingNextPage}
-            />
+            <div {...handlers}>
+              <MonitorTable
+                monitors={shown}
+                total={matching}
+                resetKey={resetKey}
+                loadMore={hasNextPage ? loadMore : undefined}
+                loadingMore={isFetchingNextPage}
+                selection={canEdit ? tableSelection : undefined}
+              />
+            </div>
           ) : (
             <EmptyState
               icon="search"

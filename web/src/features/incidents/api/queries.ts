@@ -12,12 +12,21 @@ function listPath(params: Record<string, string | number | null | undefined>): s
   return `/incidents?${search.toString()}`;
 }
 
+/** What the incidents list asks the server for; dates are instants (ISO), start inclusive. */
+export interface IncidentFilter {
+  state: IncidentListFilter;
+  q?: string | undefined;
+  monitorId?: number | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
 /** Open incidents first, then the rest newest first; older pages through the cursor. */
-export const incidentListQuery = (state: IncidentListFilter) =>
+export const incidentListQuery = (filter: IncidentFilter) =>
   infiniteQueryOptions({
-    queryKey: incidentKeys.list(state),
+    queryKey: incidentKeys.list(filter),
     queryFn: ({ signal, pageParam }) =>
-      api<IncidentPage>(listPath({ state, limit: PAGE, cursor: pageParam }), { signal }),
+      api<IncidentPage>(listPath({ ...filter, limit: PAGE, cursor: pageParam }), { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });

@@ -17,13 +17,23 @@ function MonitorsLine({ incident }: { incident: Incident }) {
 }
 
 /** One incident as a row: state, title and what it affects, when it started and how long. */
-function IncidentRow({ incident }: { incident: Incident }) {
+function IncidentRow({ incident, picking }: { incident: Incident; picking?: Picking | undefined }) {
   return (
     <li
-      className={`irow ${incident.resolvedAt ? '' : 'irow--open'}`}
+      className={`irow ${incident.resolvedAt ? '' : 'irow--open'} ${picking ? 'irow--pick' : ''}`}
       data-testid="incident-row"
       data-state={incident.state}
     >
+      {picking && (
+        <input
+          type="checkbox"
+          className="irow__check"
+          checked={picking.selected.has(incident.id)}
+          disabled={incident.resolvedAt !== null}
+          aria-label={`Select ${incident.title}`}
+          onChange={() => picking.toggle(incident.id)}
+        />
+      )}
       <div className="irow__state">
         <StateBadge state={incident.state} />
       </div>
@@ -50,11 +60,25 @@ function IncidentRow({ incident }: { incident: Incident }) {
   );
 }
 
-export function IncidentList({ incidents, label }: { incidents: Incident[]; label: string }) {
+/** Ticked incidents for a bulk resolve; resolved ones cannot be ticked. */
+export interface Picking {
+  selected: ReadonlySet<number>;
+  toggle: (id: number) => void;
+}
+
+export function IncidentList({
+  incidents,
+  label,
+  picking,
+}: {
+  incidents: Incident[];
+  label: string;
+  picking?: Picking;
+}) {
   return (
     <ul className="ilist" aria-label={label}>
       {incidents.map((i) => (
-        <IncidentRow key={i.id} incident={i} />
+        <IncidentRow key={i.id} incident={i} picking={picking} />
       ))}
     </ul>
   );

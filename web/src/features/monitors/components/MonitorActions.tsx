@@ -53,6 +53,9 @@ export function MonitorActions({ monitor }: { monitor: Monitor }) {
         <ButtonLink to={`/monitors/${monitor.id}/edit`} icon="edit">
           Edit
         </ButtonLink>
+        <ButtonLink to={`/monitors/${monitor.id}/clone`} icon="copy">
+          Clone
+        </ButtonLink>
         <Button
           variant="danger"
           icon="trash"

@@ -5,6 +5,7 @@ import { Notice } from '../../../components/ui/Notice';
 import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { formatMs, formatSeconds } from '../../../lib/format';
 import { useCan } from '../../auth/api/session';
+import { dashboardHref } from '../dashboard-return';
 import { errorLabel } from '../error-codes';
 import { displayOf } from '../kinds/display';
 import { MonitorActions } from './MonitorActions';
@@ -30,7 +31,7 @@ export function MonitorHeader({ monitor }: { monitor: Monitor }) {
   const failing = last && last.outcome !== 'up' && last.errorCode ? last : null;
   return (
     <header className="mhead">
-      <Link to="/" className="back-link">
+      <Link to={dashboardHref()} className="back-link">
         <Icon name="chevronLeft" />
         Monitors
       </Link>

@@ -54,7 +54,9 @@ export const MonitorRow = memo(function MonitorRow({
             className="mrow__check"
             checked={selected}
             aria-label={`Select ${m.name}`}
-            onChange={(e) => onSelect(m.id, (e.nativeEvent as MouseEvent).shiftKey === true)}
+            // The click carries the shift key (a change event does not); Space clicks too.
+            onClick={(e) => onSelect(m.id, e.shiftKey)}
+            onChange={() => undefined}
           />
         </td>
       )}

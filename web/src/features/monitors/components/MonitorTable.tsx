@@ -13,6 +13,13 @@ const OVERSCAN = 12;
 const LOAD_AHEAD = 60;
 
 /**
+ * Where the window was scrolled, by filters and order, for this page's life: back from a monitor
+ * the list starts there. The virtualiser scrolls to its first offset when it mounts, so the
+ * saved one must be that offset (a later restore would be undone).
+ */
+const offsets = new Map<string, number>();
+
+/**
  * The dashboard's monitors as a table whose rows are virtualised against the window's scroll:
  * the DOM holds the fifty or so on screen, and live updates re-render only those. Rows arrive
  * page by page as the person scrolls; `total` is what matches on the server. Spacer rows above
@@ -24,6 +31,7 @@ export function MonitorTable({
   resetKey,
   loadMore,
   loadingMore,
+  selection,
 }: {
   monitors: readonly Row[];
   total: number;
@@ -31,6 +39,15 @@ export function MonitorTable({
   /** Asks for the next page; absent when every matching row is loaded. */
   loadMore?: () => void;
   loadingMore: boolean;
+  /** Row boxes for bulk actions (editors); absent for viewers. */
+  selection?: {
+    isSelected: (id: number) => boolean;
+    toggle: (id: number, range: boolean) => void;
+    /** Ticks or clears every loaded row. */
+    selectLoaded: (on: boolean) => void;
+    /** How many loaded rows are ticked. */
+    loadedTicked: number;
+  };
 }) {
   const body = useRef<HTMLTableSectionElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
@@ -40,7 +57,19 @@ export function MonitorTable({
     if (el) setScrollMargin(el.getBoundingClientRect().top + window.scrollY);
   }, [resetKey]);
 
+  const [initialOffset] = useState(() => offsets.get(resetKey) ?? 0);
+  const keyRef = useRef(resetKey);
+  useEffect(() => {
+    keyRef.current = resetKey;
+  }, [resetKey]);
+  useEffect(() => {
+    const save = () => offsets.set(keyRef.current, window.scrollY);
+    window.addEventListener('scroll', save, { passive: true });
+    return () => window.removeEventListener('scroll', save);
+  }, []);
+
   const virtualizer = useWindowVirtualizer({
+    initialOffset,
     count: monitors.length,
     estimateSize: () => ESTIMATED_ROW_PX,
     overscan: OVERSCAN,
@@ -56,6 +85,7 @@ export function MonitorTable({
     if (nearEnd && !loadingMore) loadMore?.();
   }, [nearEnd, loadingMore, loadMore]);
 
+  const columns = selection ? 7 : 6;
   return (
     <div className="mtable-wrap">
       <table className="mtable" data-testid="monitor-table" aria-rowcount={total + 1}>
@@ -64,6 +94,15 @@ export function MonitorTable({
         </caption>
         <thead>
           <tr aria-rowindex={1}>
+            {selection && (
+              <th scope="col" className="mtable__pick">
+                <HeaderBox
+                  ticked={selection.loadedTicked}
+                  loaded={monitors.length}
+                  onChange={selection.selectLoaded}
+                />
+              </th>
+            )}
             <th scope="col" className="mtable__status">
               Status
             </th>
@@ -83,16 +122,18 @@ export function MonitorTable({
           </tr>
         </thead>
         <tbody ref={body}>
-          {before > 0 && <Spacer height={before} />}
+          {before > 0 && <Spacer height={before} columns={columns} />}
           {rows.map((row) => (
             <MonitorRow
               key={row.key}
               monitor={monitors[row.index]!}
               index={row.index}
               measure={virtualizer.measureElement}
+              selected={selection?.isSelected(monitors[row.index]!.id)}
+              onSelect={selection?.toggle}
             />
           ))}
-          {after > 0 && <Spacer height={after} />}
+          {after > 0 && <Spacer height={after} columns={columns} />}
         </tbody>
       </table>
       {loadingMore && (
@@ -104,10 +145,37 @@ export function MonitorTable({
   );
 }
 
-function Spacer({ height }: { height: number }) {
+function Spacer({ height, columns }: { height: number; columns: number }) {
   return (
     <tr className="mtable__spacer" aria-hidden="true" style={{ height }}>
-      <td colSpan={6} />
+      <td colSpan={columns} />
     </tr>
+  );
+}
+
+/** Ticks every loaded row; mixed while only some are. */
+function HeaderBox({
+  ticked,
+  loaded,
+  onChange,
+}: {
+  ticked: number;
+  loaded: number;
+  onChange: (on: boolean) => void;
+}) {
+  const box = useRef<HTMLInputElement>(null);
+  const mixed = ticked > 0 && ticked < loaded;
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = mixed;
+  }, [mixed]);
+  return (
+    <input
+      ref={box}
+      type="checkbox"
+      className="mrow__check"
+      checked={loaded > 0 && ticked >= loaded}
+      aria-label="Select every loaded monitor"
+      onChange={(e) => onChange(e.target.checked)}
+    />
   );
 }

@@ -66,7 +66,8 @@ const scheduleOf = (t: MonitorType) => formKinds[t].schedule ?? commonSchedule;
 const typeOptions = monitorTypes.map((t) => ({ value: t, label: formKinds[t].label }));
 
 interface MonitorFormProps {
-  mode: 'create' | 'edit';
+  /** `clone` creates, starting from a monitor whose stored secrets the server copies. */
+  mode: 'create' | 'edit' | 'clone';
   initial: FormValues;
   mutation: UseMutationResult<Monitor, Error, MonitorDraft>;
   cancelTo: string;
@@ -178,7 +179,7 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
             </Button>
           )}
           <Button type="submit" variant="primary" busy={mutation.isPending}>
-            {mode === 'create' ? 'Create monitor' : 'Save changes'}
+            {mode === 'edit' ? 'Save changes' : 'Create monitor'}
           </Button>
         </div>
       </div>
