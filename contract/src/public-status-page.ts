@@ -44,6 +44,8 @@ export const PublicComponent = z.object({
   name: z.string(),
   description: z.string(),
   status: PublicComponentStatus,
+  /** A neutral line while it is down and nobody has published a word about it yet. */
+  notice: z.string().optional(),
   uptime: z.number().nullable().describe('Percent over the days shown (90)'),
   latencyMs: z
     .number()
@@ -94,6 +96,8 @@ export const PublicStatusPage = z.object({
   footer: z.string(),
   logoUrl: z.string().nullable(),
   theme: z.object({ mode: z.enum(['auto', 'light', 'dark']), accent: z.string() }),
+  /** IANA zone the HTML page writes its times in for visitors without script. */
+  timeZone: z.string(),
   status: PublicOverallStatus,
   generatedAt: z.string(),
   sections: z.array(PublicSection),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DeliveryState } from './notifications.js';
+import { currentZoneName } from './settings.js';
+import { isValidTimeZone } from './zoned-time.js';
 
 export const statusPageLimits = {
   titleMax: 100,
@@ -90,6 +92,16 @@ export const StatusPageInput = z
       .max(statusPageLimits.footerMax, 'The footer is limited to 1,000 characters')
       .default(''),
     published: z.boolean().default(false),
+    /**
+     * The zone the page's times are written in for visitors without script (named beside
+     * them); with the page's script on, visitors see their own zone.
+     */
+    timeZone: z
+      .string()
+      .trim()
+      .refine(isValidTimeZone, 'Choose a time zone from the list, e.g. Europe/Berlin')
+      .transform(currentZoneName)
+      .default('UTC'),
     /** Lets visitors subscribe to incident and maintenance notices. */
     subscriptions: z
       .strictObject({
@@ -149,6 +161,7 @@ export const StatusPage = z.object({
   theme: StatusPageTheme,
   footer: z.string(),
   published: z.boolean(),
+  timeZone: z.string(),
   subscriptions: z.object({
     email: z.boolean(),
     webhook: z.boolean(),
@@ -253,3 +266,22 @@ export const SubscriberNotice = z.object({
     .nullable(),
 });
 export type SubscriberNotice = z.infer<typeof SubscriberNotice>;
+
+/**
+ * GET /api/v1/status-pages/unannounced: open incidents that touch a component of a published
+ * page and have no public update yet. Visitors see a neutral line for them; editors are asked
+ * to say something.
+ */
+export const UnannouncedIncidents = z.object({
+  items: z.array(
+    z.object({
+      incidentId: z.number().int(),
+      title: z.string(),
+      startedAt: z.iso.datetime(),
+      /** The incident's monitors shown on published pages, by the monitor's own name. */
+      monitors: z.array(z.object({ id: z.number().int(), name: z.string() })),
+      pages: z.array(z.object({ id: z.number().int(), title: z.string(), slug: z.string() })),
+    }),
+  ),
+});
+export type UnannouncedIncidents = z.infer<typeof UnannouncedIncidents>;

@@ -115,6 +115,7 @@ export function statusPageEntryOf(
     theme: page.theme,
     footer: page.footer,
     published: page.published,
+    timeZone: page.timeZone,
     subscriptions: {
       ...flags,
       emailChannel: emailChannelId === null ? null : byKey(channelKeys, emailChannelId),

@@ -35,6 +35,7 @@ export async function draftSource(deps: ReadDeps, input: Draft): Promise<PageSou
       subscribable: input.subscriptions.email || input.subscriptions.webhook,
       footer: input.footer,
       published: input.published,
+      timeZone: input.timeZone,
       logoHash: null,
       updatedAt: deps.clock.now(),
     },

@@ -39,7 +39,12 @@ interface MaintenanceView {
   upcoming: PublicMaintenance[];
   /** Monitor → indexes of the bar days a window touched. */
   days: Map<number, Set<number>>;
+  /** Monitor → its windows' occurrences since `recent` (start, end ms). */
+  spans: Map<number, Set<[number, number]>>;
 }
+
+/** How far back a day can be excused for failures inside maintenance: today and yesterday. */
+const EXCUSE_DAYS = 2;
 
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   const set = map.get(key);
@@ -56,12 +61,16 @@ function maintenanceView(
 ): MaintenanceView {
   const upcoming: PublicMaintenance[] = [];
   const days = new Map<number, Set<number>>();
+  const spans = new Map<number, Set<[number, number]>>();
+  const recent = dayOf(now) - (EXCUSE_DAYS - 1) * DAY_MS;
   for (const w of windows) {
     const monitors = inScope(w, ids);
     if (w.cancelledAt !== null || monitors.length === 0) continue;
     for (const o of occurrences(w, from, now + AHEAD_MS)) {
       for (let d = Math.max(dayOf(o.start), from); d < Math.min(o.end, now); d += DAY_MS)
         for (const id of monitors) addTo(days, id, (d - from) / DAY_MS);
+      if (o.end > recent && o.start <= now)
+        for (const id of monitors) addTo(spans, id, [o.start, o.end] as [number, number]);
       if (o.end <= now) continue;
       upcoming.push({
         title: w.title,
@@ -73,7 +82,39 @@ function maintenanceView(
     }
   }
   upcoming.sort((a, b) => a.start.localeCompare(b.start));
-  return { upcoming: upcoming.slice(0, 20), days };
+  return { upcoming: upcoming.slice(0, 20), days, spans };
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Monitor → the recent bar days (today, yesterday) that a window touched and whose every failed
+ * minute overlaps one of its windows: the bar shows maintenance, not red, for them.
+ */
+async function excusedDays(
+  deps: ViewDeps,
+  maint: MaintenanceView,
+  now: number,
+  from: number,
+): Promise<Map<number, Set<number>>> {
+  const excused = new Map<number, Set<number>>();
+  const ids = [...maint.spans.keys()];
+  if (ids.length === 0) return excused;
+  const recent = dayOf(now) - (EXCUSE_DAYS - 1) * DAY_MS;
+  const failed = await deps.repos.statusPublic.downMinutes(ids, Math.max(recent, from));
+  const outside = new Map<number, Set<number>>();
+  for (const f of failed) {
+    const inside = [...(maint.spans.get(f.monitorId) ?? [])].some(
+      ([start, end]) => f.minute < end && f.minute + MINUTE_MS > start,
+    );
+    if (!inside) addTo(outside, f.monitorId, (dayOf(f.minute) - from) / DAY_MS);
+  }
+  for (const id of ids) {
+    for (const day of maint.days.get(id) ?? []) {
+      if (from + day * DAY_MS >= recent && !outside.get(id)?.has(day)) addTo(excused, id, day);
+    }
+  }
+  return excused;
 }
 
 /**
@@ -104,6 +145,9 @@ export async function loadView(
     page.show.latencyChart ? deps.histories.hours.grids(ids, hourOf(now)) : null,
   ]);
   const maint = maintenanceView(windows, new Set(ids), names, now, from);
+  const excused = await excusedDays(deps, maint, now, from);
+  // Components an open incident speaks of publicly; the others get a neutral line when down.
+  const announced = new Set(active.flatMap((i) => i.monitorIds));
   const outagesByDay = new Map<number, Map<number, number>>();
   for (const o of outages) {
     const byDay = outagesByDay.get(o.monitorId) ?? new Map<number, number>();
@@ -115,6 +159,7 @@ export async function loadView(
     grids,
     outages: outagesByDay,
     maintenance: maint.days,
+    excused,
   };
   const viewSections = sections.map((s) => ({
     title: s.title,
@@ -125,6 +170,7 @@ export async function loadView(
         bars(c.monitorId, barInput),
         page.show,
         hours ? responseTimes(hours.get(c.monitorId)) : undefined,
+        announced.has(c.monitorId),
       ),
     ),
   }));
@@ -136,6 +182,7 @@ export async function loadView(
     footer: page.footer,
     logoUrl: page.logoHash ? `${links.base}/logo?v=${page.logoHash}` : null,
     theme: { mode: page.theme.mode, accent: page.theme.accent },
+    timeZone: page.timeZone,
     status: overallStatus(statuses),
     generatedAt: new Date(now).toISOString(),
     sections: viewSections,

@@ -16,6 +16,8 @@ import type {
   PublicResponseTimes,
 } from './view-model.js';
 
+export const LOOKING_INTO_IT = 'We’re looking into it.';
+
 /** A component's status: paused and maintenance win over what the checks say. */
 export function componentStatus(c: PublicComponentRecord, inMaintenance: boolean): ComponentStatus {
   if (c.paused) return 'paused';
@@ -36,9 +38,13 @@ export function overallStatus(statuses: readonly ComponentStatus[]): OverallStat
   return counted.length > 0 ? 'operational' : 'no_data';
 }
 
-/** A day is down when under 99 % delivered, degraded for any slow or failed check. */
-export function dayState(d: GridDay | undefined, maintenance: boolean): DayState {
+/**
+ * A day is down when under 99 % delivered, degraded for any slow or failed check; a day whose
+ * every failure fell inside a maintenance window (`excused`) shows maintenance instead.
+ */
+export function dayState(d: GridDay | undefined, maintenance: boolean, excused = false): DayState {
   if (!d || d.checks === 0) return maintenance ? 'maintenance' : 'none';
+  if (excused && maintenance && d.down > 0) return d.degraded > 0 ? 'degraded' : 'maintenance';
   const delivered = (d.up + d.degraded) / d.checks;
   if (d.down > 0 && delivered < 0.99) return 'down';
   if (d.down > 0 || d.degraded > 0) return 'degraded';
@@ -54,6 +60,8 @@ export interface BarInput {
   outages: ReadonlyMap<number, ReadonlyMap<number, number>>;
   /** Monitor → indexes of the days a maintenance window touched. */
   maintenance: ReadonlyMap<number, ReadonlySet<number>>;
+  /** Monitor → indexes of the days whose failures all fell inside maintenance. */
+  excused?: ReadonlyMap<number, ReadonlySet<number>>;
 }
 
 /** The last 90 UTC days of one monitor, oldest first, and the uptime over them. */
@@ -64,6 +72,7 @@ export function bars(
   const grid = input.grids.get(monitorId);
   const outages = input.outages.get(monitorId);
   const maintenance = input.maintenance.get(monitorId);
+  const excused = input.excused?.get(monitorId);
   const days: PublicDay[] = [];
   let checks = 0;
   let delivered = 0;
@@ -73,7 +82,7 @@ export function bars(
     delivered += (d?.up ?? 0) + (d?.degraded ?? 0);
     days.push({
       date: input.dates[i] ?? '',
-      state: dayState(d, maintenance?.has(i) ?? false),
+      state: dayState(d, maintenance?.has(i) ?? false, excused?.has(i) ?? false),
       uptime: d ? uptimePercent(d.up, d.degraded, d.checks) : null,
       outages: outages?.get(i) ?? 0,
     });
@@ -128,11 +137,15 @@ export function presentComponent(
   bar: { days: PublicDay[]; uptime: number | null },
   show: { uptimeBars: boolean; currentLatency: boolean },
   chart?: PublicResponseTimes,
+  announced = true,
 ): PublicComponent {
   return {
     name: shownName(c),
     description: c.description,
     status,
+    // Down with no public word yet (Pagewatch opened the incident itself): a neutral line
+    // instead of silence or the team's internal title, until an editor publishes one.
+    ...(status === 'down' && !announced ? { notice: LOOKING_INTO_IT } : {}),
     uptime: bar.uptime,
     ...(show.currentLatency
       ? { latencyMs: c.lastLatencyUs === null ? null : Math.round(c.lastLatencyUs / 1000) }

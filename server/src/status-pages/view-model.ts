@@ -24,6 +24,11 @@ export interface PublicComponent {
   name: string;
   description: string;
   status: ComponentStatus;
+  /**
+   * A neutral public line while the component is down and nobody has published a word about
+   * it yet ("We're looking into it."); absent otherwise.
+   */
+  notice?: string;
   /** Over the days shown (90). */
   uptime: number | null;
   /** Present only when the page shows current latency. */
@@ -84,6 +89,8 @@ export interface PublicStatusPage {
   footer: string;
   logoUrl: string | null;
   theme: { mode: 'auto' | 'light' | 'dark'; accent: string };
+  /** IANA zone the page writes its times in without script (the script uses the visitor's). */
+  timeZone: string;
   status: OverallStatus;
   generatedAt: string;
   sections: PublicSection[];

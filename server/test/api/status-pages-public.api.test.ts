@@ -405,6 +405,7 @@ describe.each(engines)('public status pages on %s', (engine) => {
         'status',
         'subscribeUrl',
         'theme',
+        'timeZone',
         'title',
       ].sort(),
     );

@@ -33,6 +33,7 @@ export function view(extra: Partial<PublicStatusPage> = {}): PublicStatusPage {
     footer: '',
     logoUrl: null,
     theme: { mode: 'auto', accent: '#2563eb' },
+    timeZone: 'UTC',
     status: 'operational',
     generatedAt: '2026-11-22T06:00:00.000Z',
     sections: [{ title: 'Core', components: [component('API'), component('Website')] }],

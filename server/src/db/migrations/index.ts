@@ -27,6 +27,8 @@ import { configKeys } from './018-config-keys.js';
 import { settings } from './017-settings.js';
 import { backupRuns } from './019-backup-runs.js';
 import { configApplied } from './020-config-applied.js';
+import { accountTokens } from './021-account-tokens.js';
+import { statusPageTimeZone } from './023-status-page-time-zone.js';
 import { auditFilters } from './025-audit-filters.js';
 import { ownSchemaOnly } from './own-schema.js';
 
@@ -60,6 +62,8 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '017-settings': settings(),
     '019-backup-runs': backupRuns(engine),
     '020-config-applied': configApplied(),
+    '021-account-tokens': accountTokens(engine),
+    '023-status-page-time-zone': statusPageTimeZone(),
     '025-audit-filters': auditFilters(),
   };
 }

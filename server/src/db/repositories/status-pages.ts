@@ -25,6 +25,7 @@ const columns = [
   'subscriptions',
   'footer',
   'published',
+  'time_zone',
   'logo_hash',
   'created_at',
   'updated_at',
@@ -66,6 +67,7 @@ function toPage(r: Row, sections: StatusPage['sections']): StatusPage {
     theme: StatusPageTheme.parse(JSON.parse(r.theme)),
     footer: r.footer,
     published: Number(r.published) === 1,
+    timeZone: r.time_zone,
     subscriptions: JSON.parse(r.subscriptions) as StatusPage['subscriptions'],
     logoUrl: logoPath(id, r.logo_hash),
     createdAt: iso(Number(r.created_at)),
@@ -83,6 +85,7 @@ const definition = (p: StatusPageValues) => ({
   subscriptions: JSON.stringify(p.subscriptions),
   footer: p.footer,
   published: p.published ? 1 : 0,
+  time_zone: p.timeZone,
 });
 
 async function sectionsOf(db: Db, pageId: number): Promise<StatusPage['sections']> {

@@ -3,6 +3,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Span } from '../../domain/rollup.js';
 import type { DB, StatusPagesTable } from '../schema.js';
 import { publicIncidents, type PublicIncidentRecord } from './status-public-incidents.js';
+import { unannouncedIncidents } from './status-unannounced.js';
 
 export type { PublicIncidentRecord } from './status-public-incidents.js';
 
@@ -24,6 +25,7 @@ const pageColumns = [
   'subscriptions',
   'footer',
   'published',
+  'time_zone',
   'logo_hash',
   'updated_at',
 ] as const;
@@ -41,6 +43,8 @@ export interface PublicPageRecord {
   subscribable: boolean;
   footer: string;
   published: boolean;
+  /** Where times are written for visitors without script. */
+  timeZone: string;
   logoHash: string | null;
   updatedAt: number;
 }
@@ -100,6 +104,7 @@ function toPage(r: PageRow): PublicPageRecord {
     subscribable: Boolean(subs.email || subs.webhook),
     footer: r.footer,
     published: Number(r.published) === 1,
+    timeZone: r.time_zone,
     logoHash: r.logo_hash,
     updatedAt: Number(r.updated_at),
   };
@@ -246,6 +251,28 @@ export function statusPublicRepository(db: Kysely<DB>) {
         count: num(r.latency_count),
       }));
     },
+
+    /**
+     * The minutes since `from` in which these monitors had a failed check: whether a day's
+     * failures all fell inside maintenance (minute rollups are kept at least two days).
+     */
+    async downMinutes(
+      ids: readonly number[],
+      from: number,
+    ): Promise<{ monitorId: number; minute: number }[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .selectFrom('rollup_minute')
+        .select(['monitor_id', 'bucket'])
+        .where('monitor_id', 'in', ids)
+        .where('bucket', '>=', from)
+        .where('down', '>', 0)
+        .execute();
+      return rows.map((r) => ({ monitorId: Number(r.monitor_id), minute: Number(r.bucket) }));
+    },
+
+    /** Open incidents on published pages' components with no public word yet. */
+    unannounced: () => unannouncedIncidents(db),
 
     /** Outages (flips to down) per monitor and UTC day since `from`. */
     async outages(ids: readonly number[], from: number): Promise<DayCounts[]> {

@@ -1,11 +1,6 @@
 import type { PublicIncident, PublicMaintenance } from '../view-model.js';
-import { stateLabel, when } from './labels.js';
-
-const Time = ({ iso }: { iso: string }) => (
-  <time dateTime={iso} data-rel="">
-    {when(iso)}
-  </time>
-);
+import { stateLabel } from './labels.js';
+import { At, Range, Relative, Until } from './Times.js';
 
 export function Incident({
   incident,
@@ -22,7 +17,8 @@ export function Incident({
       <H dir="auto">{href ? <a href={href}>{incident.title}</a> : incident.title}</H>
       <p className="muted">
         {incident.resolvedAt ? 'Resolved' : stateLabel[incident.state]} · started{' '}
-        <Time iso={incident.startedAt} />
+        <At iso={incident.startedAt} />
+        {incident.resolvedAt ? null : <Relative iso={incident.startedAt} />}
         {incident.components.length > 0 ? (
           <>
             {' · affects '}
@@ -35,7 +31,7 @@ export function Incident({
           <li key={i}>
             <span className="state">{stateLabel[u.state]}</span>{' '}
             <span className="muted">
-              <Time iso={u.at} />
+              <At iso={u.at} />
             </span>
             <p className="msg" dir="auto">
               {u.message}
@@ -91,12 +87,17 @@ export function Maintenance({ items }: { items: PublicMaintenance[] }) {
           <li key={i} className="inc">
             <h3 dir="auto">{m.title}</h3>
             <p className="muted">
-              {m.active ? 'In progress · ends ' : 'Scheduled · '}
               {m.active ? (
-                <Time iso={m.end} />
+                <>
+                  {'In progress '}
+                  <Until iso={m.end} />
+                  <Relative iso={m.end} prefix="ends " />
+                </>
               ) : (
                 <>
-                  <Time iso={m.start} /> to <Time iso={m.end} />
+                  {'Scheduled '}
+                  <Range start={m.start} end={m.end} />
+                  <Relative iso={m.start} prefix="starts " />
                 </>
               )}
               {' · affects '}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { PublicStatusPage } from '../view-model.js';
+import { ZoneNote } from './Times.js';
 
 export interface LayoutProps {
   view: PublicStatusPage;
@@ -69,6 +70,7 @@ export function Layout({
               {view.footer}
             </p>
           ) : null}
+          <ZoneNote />
           <nav aria-label="More">
             <a href={`${base}/history`}>Incident history</a>
             <a href={`${base}/feed.atom`}>Atom feed</a>

@@ -12,6 +12,7 @@ function Component({ c }: { c: PublicComponent }) {
         </h3>
         <span className={`st s-${c.status}`}>{componentLabel[c.status]}</span>
       </div>
+      {c.notice ? <p className="cnote">{c.notice}</p> : null}
       {c.description ? (
         <p className="cdesc" dir="auto">
           {c.description}

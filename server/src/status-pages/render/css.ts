@@ -41,6 +41,9 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .st::before{content:"";display:inline-block;width:.625rem;height:.625rem;border-radius:50%;background:var(--s);margin-right:.375rem}
 .s-up{--s:var(--up)}.s-degraded{--s:var(--degraded)}.s-down{--s:var(--down)}.s-maintenance{--s:var(--maintenance)}
 .s-paused,.s-pending{--s:var(--muted)}
+.cnote{margin:.25rem 0 0;font-size:.875rem;font-weight:600;color:var(--fg)}
+.cnote::before{content:"";display:inline-block;width:.25rem;height:.875rem;margin-right:.5rem;vertical-align:-.125rem;border-radius:1px;background:var(--down)}
+.tz{margin:.5rem 0 0}
 .muted,.cdesc{color:var(--muted);font-size:.875rem;margin:.25rem 0 0;overflow-wrap:anywhere}
 .bars{display:flex;gap:2px;margin:.75rem 0 .25rem;height:2rem}
 .bars>i{flex:1;position:relative;font-style:normal;border-radius:2px;background:var(--up);min-width:2px;--t:"100% up"}

@@ -4,6 +4,7 @@ import type { PublicIncident, PublicStatusPage } from '../view-model.js';
 import { barDatesCss } from './Bars.js';
 import { pageCss, styleHash } from './css.js';
 import { Layout } from './Layout.js';
+import { TimesContext } from './Times.js';
 import { incidentDescription, pageDescription } from './meta.js';
 import { HistoryBody, IncidentBody, StatusPageBody } from './pages.js';
 
@@ -42,17 +43,20 @@ export function renderStatusHtml(
         : `${view.title} status`;
   const description =
     target.kind === 'incident' ? incidentDescription(target.incident, view) : pageDescription(view);
+  const times = { zone: view.timeZone, now: Date.parse(view.generatedAt) };
   const markup = renderToStaticMarkup(
-    <Layout
-      view={view}
-      base={base}
-      css={css}
-      scriptUrl={ENHANCE_URL}
-      docTitle={docTitle}
-      description={description}
-    >
-      {body}
-    </Layout>,
+    <TimesContext value={times}>
+      <Layout
+        view={view}
+        base={base}
+        css={css}
+        scriptUrl={ENHANCE_URL}
+        docTitle={docTitle}
+        description={description}
+      >
+        {body}
+      </Layout>
+    </TimesContext>,
   );
   return { html: `<!doctype html>${markup}`, styleSrc: styleHash(css) };
 }

@@ -1,6 +1,7 @@
 import type { PublicIncident, PublicStatusPage } from '../view-model.js';
 import { IncidentList, Incident, Maintenance } from './Incidents.js';
-import { overallLabel, when } from './labels.js';
+import { overallLabel } from './labels.js';
+import { At } from './Times.js';
 import { Sections } from './Sections.js';
 
 export function Banner({ view }: { view: PublicStatusPage }) {
@@ -8,10 +9,7 @@ export function Banner({ view }: { view: PublicStatusPage }) {
     <div className={`banner b-${view.status}`} role="status">
       <span>{overallLabel[view.status]}</span>
       <small>
-        Updated{' '}
-        <time dateTime={view.generatedAt} data-rel="">
-          {when(view.generatedAt)}
-        </time>
+        Updated <At iso={view.generatedAt} />
       </small>
     </div>
   );

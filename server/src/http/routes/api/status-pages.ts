@@ -4,6 +4,7 @@ import {
   StatusPageInput,
   StatusPageList,
   statusPageLimits,
+  UnannouncedIncidents,
 } from '@pagewatch/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -38,6 +39,17 @@ export async function statusPageApiRoutes(
     summary: 'Status pages with their component and confirmed-subscriber counts',
     responses: { 200: StatusPageList },
     handler: async () => listStatusPages(deps),
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: `${base}/unannounced`,
+    access: 'viewer',
+    tag,
+    summary:
+      'Open incidents on a published page’s components with no public update yet (visitors see “We’re looking into it.”)',
+    responses: { 200: UnannouncedIncidents },
+    handler: async () => ({ items: await deps.repos.statusPublic.unannounced() }),
   });
 
   api.add(app, {
