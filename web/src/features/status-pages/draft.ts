@@ -1,8 +1,9 @@
-import type {
-  StatusPage,
-  StatusPageInput,
-  StatusPageShow,
-  StatusPageTheme,
+import {
+  currentZoneName,
+  type StatusPage,
+  type StatusPageInput,
+  type StatusPageShow,
+  type StatusPageTheme,
 } from '@pagewatch/contract';
 
 /** A component being edited; `key` is stable across moves (React keys, drag and drop). */
@@ -26,6 +27,8 @@ export interface Draft {
   theme: StatusPageTheme;
   subscriptions: StatusPage['subscriptions'];
   published: boolean;
+  /** IANA zone of the page's times for visitors without script. */
+  timeZone: string;
   footer: string;
   title: string;
   slug: string;
@@ -63,6 +66,8 @@ export function emptyDraft(): Draft {
     theme: { mode: 'auto', accent: '#2563eb' },
     footer: '',
     published: false,
+    // The editor's own zone: most pages speak to people where their team is.
+    timeZone: currentZoneName(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     subscriptions: { email: false, webhook: false, emailChannelId: null },
   };
 }
@@ -83,6 +88,7 @@ export function draftFromPage(page: StatusPage): Draft {
     theme: { ...page.theme },
     footer: page.footer,
     published: page.published,
+    timeZone: page.timeZone,
     subscriptions: { ...page.subscriptions },
   };
 }
@@ -106,6 +112,7 @@ export function toInput(d: Draft): StatusPageInput {
     theme: d.theme,
     footer: d.footer,
     published: d.published,
+    timeZone: d.timeZone,
     subscriptions: d.subscriptions,
   };
 }

@@ -14,6 +14,7 @@ import { IncidentDuration, SeverityTag, StateBadge } from './IncidentBadges';
 import { PostUpdateForm } from './PostUpdateForm';
 import { ResolveDialog } from './ResolveDialog';
 import { Timeline } from './Timeline';
+import { UnannouncedBanner } from '../../status-pages/components/UnannouncedBanner';
 
 function Cause({ incident }: { incident: IncidentDetail }) {
   const cause = incident.cause;
@@ -122,6 +123,13 @@ export function IncidentScreen({ incident }: { incident: IncidentDetail }) {
           </ul>
         )}
       </header>
+      {!incident.resolvedAt && (
+        <UnannouncedBanner
+          className="section-gap"
+          incidentId={incident.id}
+          announced={incident.updates.some((u) => u.public)}
+        />
+      )}
       <div className={canEdit ? 'idetail idetail--edit' : 'idetail'}>
         <div className="idetail__main">
           <Cause incident={incident} />

@@ -1,3 +1,5 @@
+import { displayTimeZones } from '@pagewatch/contract';
+import { useMemo } from 'react';
 import { Field } from '../../../components/ui/Field';
 import { TextInputField } from '../../monitors/components/form/controls';
 import { slugify, type Draft } from '../draft';
@@ -66,6 +68,37 @@ export function GeneralFields({ draft, set, errorFor }: Props) {
         )}
       </Field>
     </>
+  );
+}
+
+/** The zone the page names its times in for visitors whose browser runs no script. */
+export function TimeZoneField({ draft, set, errorFor }: Props) {
+  const zones = useMemo(() => {
+    const list = displayTimeZones(Intl.supportedValuesOf('timeZone'));
+    return list.includes(draft.timeZone) ? list : [draft.timeZone, ...list];
+  }, [draft.timeZone]);
+  return (
+    <Field
+      name="timeZone"
+      label="Time zone"
+      hint="Visitors see times in their own zone; without script in their browser, in this one, named beside each time."
+      error={errorFor('timeZone')}
+    >
+      {(p) => (
+        <select
+          {...p}
+          className="input select"
+          value={draft.timeZone}
+          onChange={(e) => set({ timeZone: e.target.value }, 'timeZone')}
+        >
+          {zones.map((z) => (
+            <option key={z} value={z}>
+              {z.replaceAll('_', ' ')}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { StatusPage } from '@pagewatch/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
@@ -17,12 +17,13 @@ import {
 import { draftFromPage, emptyDraft } from '../draft';
 import { useDraft } from '../use-draft';
 import { AppearanceFields } from './AppearanceFields';
-import { AddressFields, GeneralFields } from './GeneralFields';
+import { AddressFields, GeneralFields, TimeZoneField } from './GeneralFields';
 import { LogoField } from './LogoField';
 import { PreviewPane } from './PreviewPane';
 import { SectionsEditor } from './SectionsEditor';
 import { SubscribersList } from './SubscribersList';
 import { SubscriptionFields } from './SubscriptionFields';
+import { UnannouncedBanner } from './UnannouncedBanner';
 
 /** Creates or edits a status page, with the server's rendering of the draft beside it. */
 export function StatusPageEditor({ page, saved }: { page: StatusPage | null; saved?: boolean }) {
@@ -38,6 +39,11 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [showPreview, setShowPreview] = useState(false);
   const previewId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  /** Bumped by a refused save: the first error then gets the scroll and the focus. */
+  const [refusals, setRefusals] = useState(0);
+  const [unplaced, setUnplaced] = useState<string[]>([]);
   const pickable = useMemo(
     () => (monitors.data?.items ?? []).map((m) => ({ id: m.id, name: m.name, target: m.target })),
     [monitors.data],
@@ -47,7 +53,10 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
     event.preventDefault();
     form.setSubmitted(true);
     setNotice(null);
-    if (!form.valid) return;
+    if (!form.valid) {
+      setRefusals((n) => n + 1);
+      return;
+    }
     setLogoError(undefined);
     save.mutate(
       { input: form.input, logo },
@@ -64,13 +73,36 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
             if (!page) void navigate(`/status-pages/${error.page.id}/edit`);
             return;
           }
-          form.takeServerErrors(error);
+          if (form.takeServerErrors(error)) setRefusals((n) => n + 1);
         },
       },
     );
   };
 
-  const errorCount = form.submitted ? Object.keys(form.errors).length : 0;
+  const shown = { ...(form.submitted ? form.errors : {}), ...form.serverErrors };
+  const errorCount = Object.keys(shown).length;
+  const shownKey = Object.keys(shown).join();
+
+  // Errors whose field is not on screen (a limit on the whole list) are said in the summary.
+  useEffect(() => {
+    const root = formRef.current;
+    if (!root) return;
+    const paths = shownKey === '' ? [] : shownKey.split(',');
+    const next = paths.filter((path) => !placed(root, path));
+    setUnplaced((prev) => (prev.join() === next.join() ? prev : next));
+  }, [shownKey]);
+
+  useEffect(() => {
+    if (refusals === 0) return;
+    const frame = requestAnimationFrame(() => {
+      const root = formRef.current;
+      const first = root?.querySelector<HTMLElement>('.field__error');
+      (first ?? summaryRef.current)?.scrollIntoView({ block: 'center', behavior: 'auto' });
+      const target = (first && controlOf(first)) ?? summaryRef.current;
+      target?.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [refusals]);
   const title = page ? `Edit “${page.title}”` : 'New status page';
   return (
     <>
@@ -109,8 +141,15 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
         {notice ?? ''}
       </p>
       {notice && <Notice title={notice} className="section-gap" />}
+      {page && <UnannouncedBanner className="section-gap" pageId={page.id} />}
       <div className={`sp-editor${showPreview ? ' sp-editor--preview' : ''}`}>
-        <form className="form sp-form" noValidate onSubmit={onSubmit} onBlur={form.onBlur}>
+        <form
+          ref={formRef}
+          className="form sp-form"
+          noValidate
+          onSubmit={onSubmit}
+          onBlur={form.onBlur}
+        >
           <fieldset className="form__section">
             <legend className="form__legend">Page</legend>
             <GeneralFields draft={draft} set={set} errorFor={errorFor} />
@@ -139,8 +178,9 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
             <AppearanceFields draft={draft} set={set} errorFor={errorFor} />
           </fieldset>
           <fieldset className="form__section">
-            <legend className="form__legend">Address and footer</legend>
+            <legend className="form__legend">Address, footer and time zone</legend>
             <AddressFields draft={draft} set={set} errorFor={errorFor} />
+            <TimeZoneField draft={draft} set={set} errorFor={errorFor} />
           </fieldset>
           <fieldset className="form__section">
             <legend className="form__legend">Subscriptions</legend>
@@ -150,9 +190,16 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
           <div className="form__footer">
             {save.error && !(save.error instanceof LogoError) && <ErrorNotice error={save.error} />}
             {errorCount > 0 && (
-              <p className="form__summary" role="alert">
-                {errorCount === 1 ? '1 field needs' : `${errorCount} fields need`} attention.
-              </p>
+              <div className="form__summary" role="alert" tabIndex={-1} ref={summaryRef}>
+                <p>{errorCount === 1 ? '1 field needs' : `${errorCount} fields need`} attention.</p>
+                {unplaced.length > 0 && (
+                  <ul>
+                    {unplaced.map((path) => (
+                      <li key={path}>{shown[path]}</li>
+                    ))}
+                  </ul>
+                )}
+              </div>
             )}
             <div className="form__buttons sp-buttons">
               <label className="sp-switch">
@@ -199,5 +246,27 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
         </ConfirmDialog>
       )}
     </>
+  );
+}
+
+/** Whether an error of this path shows beside a field of the form. */
+function placed(root: HTMLElement, path: string): boolean {
+  const field = root.querySelector(`[data-field="${CSS.escape(path)}"]`);
+  if (field) return true;
+  // A component's monitor error shows in its row; the email channel's in its notice.
+  const component = /^sections\.(\d+)\.components\.(\d+)\.monitorId$/.exec(path);
+  if (component) return root.querySelectorAll('[data-testid="status-component"]').length > 0;
+  return path === 'subscriptions.emailChannelId' && root.querySelector('.field__error') !== null;
+}
+
+/** The control an error belongs to: its field's input, else the row's first button. */
+function controlOf(error: HTMLElement): HTMLElement | null {
+  const field = error.closest('[data-field]');
+  const inField = field?.querySelector<HTMLElement>('input, select, textarea');
+  if (inField) return inField;
+  return (
+    error.closest('li')?.querySelector<HTMLElement>('button, input') ??
+    error.closest('.notice')?.querySelector<HTMLElement>('a, button') ??
+    null
   );
 }

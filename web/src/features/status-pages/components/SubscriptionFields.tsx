@@ -36,6 +36,17 @@ export function SubscriptionFields({ draft, set, errorFor }: Props) {
           checked={subs.email}
           onChange={(email) => patch({ email }, 'subscriptions.email')}
         />
+        {/* Said where the box is ticked, not below the whole group. */}
+        {subs.email && none && (
+          <Notice tone="warning" title="No email channel: subscriber mail cannot be sent">
+            {list === null
+              ? 'Notification channels are not available to you here; ask an admin to set up an email channel.'
+              : 'Add an email notification channel (its SMTP server sends subscriber mail), then choose it here.'}
+            {errorFor('subscriptions.emailChannelId') && (
+              <p className="field__error">{errorFor('subscriptions.emailChannelId')}</p>
+            )}
+          </Notice>
+        )}
       </div>
       {subs.email && list && list.length > 0 && (
         <SelectField
@@ -51,16 +62,6 @@ export function SubscriptionFields({ draft, set, errorFor }: Props) {
             patch({ emailChannelId: v === '' ? null : Number(v) }, 'subscriptions.emailChannelId')
           }
         />
-      )}
-      {subs.email && none && (
-        <Notice tone="warning" title="Email needs an email channel">
-          {list === null
-            ? 'Notification channels are not available to you here; ask an admin to set up an email channel.'
-            : 'Add an email notification channel (its SMTP server sends subscriber mail), then choose it here.'}
-          {errorFor('subscriptions.emailChannelId') && (
-            <p className="field__error">{errorFor('subscriptions.emailChannelId')}</p>
-          )}
-        </Notice>
       )}
       {subs.email && channels.isError && (
         <Notice tone="warning" title="Email channels could not be loaded" />
