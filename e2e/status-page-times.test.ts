@@ -323,7 +323,9 @@ describe('status page times and truth', () => {
     await checks.scrollIntoViewIfNeeded();
     await page.screenshot({ path: screenshotPath('status-editor-no-mail-channel') });
     await context.close();
+  });
 
+  it('shows the editor’s errors and preview on a desktop and a phone, light and dark', async () => {
     for (const [name, viewport] of [
       ['desktop', desktop],
       ['phone', phone],
@@ -347,5 +349,5 @@ describe('status page times and truth', () => {
       }
     }
     expect(errors).toEqual([]);
-  });
+  }, 120_000);
 });

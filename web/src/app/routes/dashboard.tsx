@@ -21,6 +21,7 @@ import { rememberDashboard } from '../../features/monitors/dashboard-return';
 import { useHeldOrder, useListHold } from '../../features/monitors/held-order';
 import { toServerSelection, useRowSelection } from '../../features/monitors/selection';
 import { plural } from '../../lib/format';
+import { UnannouncedBanner } from '../../features/status-pages/components/UnannouncedBanner';
 
 const isStatus = (v: string | null): v is MonitorStatus => v !== null && v in statusMeta;
 const isType = (v: string | null): v is MonitorType => v !== null && v in kindDisplays;
@@ -146,6 +147,7 @@ function Dashboard() {
         )}
       </div>
 
+      <UnannouncedBanner className="section" />
 
       {isPending && <LoadingBlock label="Loading monitors…" rows={6} />}
 
