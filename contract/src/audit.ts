@@ -23,7 +23,7 @@ interface ActionWording {
   label: string;
   /** The sentence's verb after the person: "Alice <paused> monitor “API”". */
   verb: string;
-  /** The target is the person themselves (sign-in, password): the sentence leaves it out. */
+  /** The sentence names no target: it is the person themselves, or the summary says it better. */
   self?: boolean;
 }
 
@@ -70,8 +70,12 @@ export const auditActionWording = {
   'user.updated': { label: 'Changed a person', verb: 'changed' },
   'user.deleted': { label: 'Deleted a person', verb: 'deleted' },
   'user.password_reset': { label: 'Set a person’s password', verb: 'set the password of' },
-  'user.invited': { label: 'Invited someone', verb: 'sent' },
-  'user.invitation_revoked': { label: 'Revoked an invitation', verb: 'revoked' },
+  'user.invited': { label: 'Invited someone', verb: 'invited someone', self: true },
+  'user.invitation_revoked': {
+    label: 'Revoked an invitation',
+    verb: 'revoked an invitation',
+    self: true,
+  },
   'user.invitation_accepted': {
     label: 'Accepted an invitation',
     verb: 'accepted an invitation and joined',
@@ -152,7 +156,6 @@ export const auditTargetNoun: Record<string, string> = {
   notification_channel: 'channel',
   api_key: 'API key',
   user: '',
-  invitation: 'an invitation to',
   delivery: 'delivery',
   settings: '',
 };

@@ -69,6 +69,11 @@ export function setDisplayTimeZone(zone: string | null): void {
   }
 }
 
+/** The IANA zone times are shown in: the instance's display zone, or the browser's own. */
+export function displayTimeZone(): string {
+  return currentZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return DASH;
   const t = Date.parse(iso);
