@@ -79,7 +79,11 @@ export function PreviewPane({ input, id }: { input: StatusPageInput; id: string 
           to see it.
         </p>
       ) : html === null ? (
-        <p className="sp-preview__empty muted">Rendering the preview…</p>
+        <p className="sp-preview__empty muted">
+          {state.kind === 'invalid'
+            ? 'The preview appears once the highlighted fields are fixed.'
+            : 'Rendering the preview…'}
+        </p>
       ) : (
         <iframe
           className="sp-preview__frame"
