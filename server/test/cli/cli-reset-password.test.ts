@@ -42,7 +42,7 @@ describe.each(engines)('npx pagewatch reset-password on %s', (engine) => {
         PAGEWATCH_DATA_DIR: dir,
       };
     }
-    owner = await t.identity('owner', OWNER.email, OWNER.password);
+    owner = await t.identity('owner', OWNER.email);
   });
   afterAll(async () => {
     await t?.stop();

@@ -41,6 +41,8 @@ export interface TestAppOptions extends ComposeOptions {
   /** Run the scheduler (off by default: API tests drive state themselves). */
   scheduler?: boolean;
   listen?: boolean;
+  /** The port to listen on (default any free one): tests that set a public URL pick it first. */
+  port?: number;
   webDist?: string | null;
   /** Create the owner account at start (default true). */
   setup?: boolean;
@@ -91,6 +93,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
     engine: _e,
     scheduler: _s,
     listen: _l,
+    port: _port,
     webDist: _w,
     chromiumPath: _c,
     config: _config,
@@ -141,7 +144,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
       ? await identity('owner', OWNER.email, OWNER.password)
       : { userId: 0, email: '', password: '', headers: { authorization: '' } };
   let url = '';
-  if (options.listen) url = await pw.app.listen({ port: 0, host: '127.0.0.1' });
+  if (options.listen) url = await pw.app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   if (options.scheduler) await pw.startRoles();
   return {
     ...pw,

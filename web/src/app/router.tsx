@@ -14,6 +14,11 @@ export const router = createBrowserRouter([
     children: [
       { path: 'setup', lazy: () => import('./routes/setup') },
       { path: 'login', lazy: () => import('./routes/login') },
+      // Reached from links in mail (ADR 34); the token follows `#`.
+      { path: 'forgot-password', lazy: () => import('./routes/forgot-password') },
+      { path: 'reset-password', lazy: () => import('./routes/reset-password') },
+      { path: 'invitation', lazy: () => import('./routes/invitation') },
+      { path: 'confirm-email', lazy: () => import('./routes/confirm-email') },
       {
         element: (
           <RequireSession>

@@ -1,4 +1,5 @@
 import { ChangePasswordForm } from '../../features/auth/components/ChangePasswordForm';
+import { ProfileEdit } from '../../features/auth/components/ProfileEdit';
 import { ProfilePanel } from '../../features/auth/components/ProfilePanel';
 import { TwoFactorPanel } from '../../features/auth/components/TwoFactorPanel';
 
@@ -8,6 +9,7 @@ function Account() {
       <title>Account · Settings · Pagewatch</title>
       <h2 className="settings-title">Account</h2>
       <ProfilePanel />
+      <ProfileEdit />
       <ChangePasswordForm />
       <TwoFactorPanel />
     </>

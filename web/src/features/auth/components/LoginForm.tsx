@@ -1,5 +1,6 @@
 import { LoginInput } from '@pagewatch/contract';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { Field } from '../../../components/ui/Field';
 import { Notice } from '../../../components/ui/Notice';
@@ -75,6 +76,13 @@ export function LoginForm({ email, notice, onTotpRequired }: LoginFormProps) {
           />
         )}
       </Field>
+      <p className="auth-forgot">
+        <Link
+          to={`/forgot-password${form.values.email ? `?email=${encodeURIComponent(form.values.email)}` : ''}`}
+        >
+          Forgot password?
+        </Link>
+      </p>
       {text && (
         <Notice tone="danger" live title={text.title}>
           {text.detail || undefined}

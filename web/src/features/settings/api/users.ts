@@ -52,3 +52,18 @@ export function useResetPassword(id: number) {
     onSuccess: audit,
   });
 }
+
+/** Deletes an account; its audit lines stay (ADR 34). */
+export function useDeleteUser(id: number) {
+  const client = useQueryClient();
+  const audit = useInvalidateAudit();
+  return useMutation({
+    mutationFn: () => api<void>(`/users/${id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      client.setQueryData<{ items: User[] }>(settingsKeys.users(), (list) =>
+        list ? { items: list.items.filter((u) => u.id !== id) } : list,
+      );
+      audit();
+    },
+  });
+}

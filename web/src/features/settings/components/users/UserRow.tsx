@@ -6,7 +6,7 @@ import { Icon } from '../../../../components/ui/Icon';
 import { ErrorNotice } from '../../../../components/ui/Notice';
 import { RelativeTime } from '../../../../components/ui/RelativeTime';
 import { aRole, describeRole, roleLabel } from '../../../auth/roles';
-import { useUpdateUser } from '../../api/users';
+import { useDeleteUser, useUpdateUser } from '../../api/users';
 import type { UserControls } from '../../user-rules';
 
 interface UserRowProps {
@@ -22,6 +22,8 @@ export function UserRow({ user, isMe, controls: c, onResetPassword, onMessage }:
   const update = useUpdateUser(user.id);
   const [newRole, setNewRole] = useState<Role | null>(null);
   const [disabling, setDisabling] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const remove = useDeleteUser(user.id);
   const reason = c.locked ?? c.limited;
   const close = () => {
     setNewRole(null);
@@ -105,6 +107,19 @@ export function UserRow({ user, isMe, controls: c, onResetPassword, onMessage }:
             <Button size="sm" disabled={!c.canResetPassword} onClick={() => onResetPassword(user)}>
               Reset password
             </Button>
+            <Button
+              size="sm"
+              variant="danger"
+              icon="trash"
+              disabled={!c.canDisable}
+              aria-label={`Delete ${user.name}`}
+              onClick={() => {
+                remove.reset();
+                setDeleting(true);
+              }}
+            >
+              Delete
+            </Button>
           </div>
         )}
         {reason && <p className="urow__reason">{reason}</p>}
@@ -139,6 +154,26 @@ export function UserRow({ user, isMe, controls: c, onResetPassword, onMessage }:
         >
           They are signed out everywhere and cannot sign in, and their API keys stop working, until
           you enable the account again.
+        </ConfirmDialog>
+        <ConfirmDialog
+          open={deleting}
+          title={`Delete ${user.name}?`}
+          confirmLabel="Delete account"
+          tone="danger"
+          busy={remove.isPending}
+          error={remove.error ? <ErrorNotice error={remove.error} /> : undefined}
+          onCancel={() => setDeleting(false)}
+          onConfirm={() =>
+            remove.mutate(undefined, {
+              onSuccess: () => {
+                setDeleting(false);
+                onMessage(`Deleted ${user.name}; their audit entries are kept.`);
+              },
+            })
+          }
+        >
+          Their sessions and API keys end now and the account is gone. What they did stays in the
+          audit log under their name.
         </ConfirmDialog>
       </td>
     </tr>

@@ -1,4 +1,4 @@
-import type { User } from '@pagewatch/contract';
+import type { InvitationSent, User } from '@pagewatch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../../components/ui/Button';
@@ -10,6 +10,9 @@ import { aRole, rolesUpTo } from '../../../auth/roles';
 import { usersQuery } from '../../api/users';
 import { countActiveOwners, userControls } from '../../user-rules';
 import { CreateUserForm } from './CreateUserForm';
+import { InvitationSentNotice } from './InvitationSentNotice';
+import { InvitationsPanel } from './InvitationsPanel';
+import { InviteForm } from './InviteForm';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
 import { UserRow } from './UserRow';
 
@@ -18,6 +21,8 @@ export function UsersScreen() {
   const me = useMe();
   const { data, error, isPending, refetch, isRefetching } = useQuery(usersQuery());
   const [creating, setCreating] = useState(false);
+  const [inviting, setInviting] = useState(false);
+  const [sent, setSent] = useState<InvitationSent | null>(null);
   const [resetting, setResetting] = useState<User | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   useEffect(() => {
@@ -42,16 +47,38 @@ export function UsersScreen() {
             </p>
           )}
         </div>
-        {!creating && (
-          <Button variant="primary" icon="plus" onClick={() => setCreating(true)}>
-            Add user
-          </Button>
+        {!creating && !inviting && (
+          <div className="button-row">
+            <Button
+              variant="primary"
+              icon="plus"
+              onClick={() => {
+                setSent(null);
+                setInviting(true);
+              }}
+            >
+              Invite
+            </Button>
+            <Button onClick={() => setCreating(true)}>Add user</Button>
+          </div>
         )}
       </div>
       <p className="visually-hidden" role="status">
         {message ?? ''}
       </p>
       {message && <Notice title={message} className="section-gap" />}
+      {inviting && (
+        <InviteForm
+          roles={rolesUpTo(me.role)}
+          onCancel={() => setInviting(false)}
+          onSent={(s) => {
+            setInviting(false);
+            setSent(s);
+          }}
+        />
+      )}
+      {sent && <InvitationSentNotice sent={sent} />}
+      <InvitationsPanel onSent={setSent} />
       {creating && (
         <CreateUserForm
           roles={rolesUpTo(me.role)}
