@@ -58,7 +58,7 @@ function EmailForm() {
   return (
     <form
       ref={form.formRef}
-      className="stack-form"
+      className="stack-form profile-edit__email"
       noValidate
       onBlur={form.onBlur}
       onSubmit={form.handleSubmit((input) => {
