@@ -127,6 +127,7 @@ describe('many monitors on the dashboard', () => {
       await page.goto(`${app.url}/?tag=green&sort=name`);
       await rows().first().waitFor();
       // Far down the list: several pages loaded on the way.
+      await page.mouse.move(640, 400);
       for (let i = 0; i < 6; i += 1) {
         await page.mouse.wheel(0, 4_000);
         await expect

@@ -64,31 +64,32 @@ async function firstScroll(browser, port) {
     return await page.evaluate(
       ({ step, rows }) =>
         new Promise((resolve, reject) => {
+          // Runs in the page: its window, document and frames.
+          const w = globalThis;
           const frames = [];
-          let last = performance.now();
+          let last = w.performance.now();
           const t0 = last;
           const lastIndex = () => {
-            const rendered = document.querySelectorAll('[data-testid="monitor-row"]');
+            const rendered = w.document.querySelectorAll('[data-testid="monitor-row"]');
             return Number(rendered[rendered.length - 1]?.getAttribute('data-index') ?? 0);
           };
           const tick = (t) => {
             frames.push(t - last);
             last = t;
-            const bottom =
-              window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+            const bottom = w.scrollY + w.innerHeight >= w.document.documentElement.scrollHeight - 2;
             if (bottom && lastIndex() >= rows - 1) {
               const s = (t - t0) / 1000;
-              resolve({ frames: frames.slice(1), seconds: s, scrollY: window.scrollY });
+              resolve({ frames: frames.slice(1), seconds: s, scrollY: w.scrollY });
               return;
             }
             if (t - t0 > 120_000) {
               reject(new Error(`not at row ${rows} after 120 s (row ${lastIndex()})`));
               return;
             }
-            window.scrollBy(0, step);
-            requestAnimationFrame(tick);
+            w.scrollBy(0, step);
+            w.requestAnimationFrame(tick);
           };
-          requestAnimationFrame(tick);
+          w.requestAnimationFrame(tick);
         }),
       { step: STEP_PX, rows: MONITORS },
     );

@@ -51,7 +51,8 @@ export function IncidentFilters({
         <label className="select-label">
           State
           <select
-            className="select"
+            className="input select"
+            aria-label="State"
             value={value.state}
             onChange={(e) => onChange('state', e.target.value)}
           >
@@ -65,7 +66,8 @@ export function IncidentFilters({
         <label className="select-label">
           Monitor
           <select
-            className="select"
+            className="input select"
+            aria-label="Monitor"
             value={value.monitor}
             onChange={(e) => onChange('monitor', e.target.value)}
           >
@@ -82,6 +84,7 @@ export function IncidentFilters({
           <input
             type="date"
             className="input"
+            aria-label="From"
             value={value.from}
             max={value.to || undefined}
             onChange={(e) => onChange('from', e.target.value)}
@@ -92,6 +95,7 @@ export function IncidentFilters({
           <input
             type="date"
             className="input"
+            aria-label="To"
             value={value.to}
             min={value.from || undefined}
             onChange={(e) => onChange('to', e.target.value)}

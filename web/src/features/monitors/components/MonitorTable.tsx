@@ -1,5 +1,5 @@
 import type { MonitorRow as Row } from '@pagewatch/contract';
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useWindowVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { formatCount } from '../../../lib/format';
 import { MonitorRow } from './MonitorRow';
@@ -18,6 +18,8 @@ const LOAD_AHEAD = 60;
  * saved one must be that offset (a later restore would be undone).
  */
 const offsets = new Map<string, number>();
+/** Rows' measured heights by the same key: without them rows sit at estimated places on return. */
+const measured = new Map<string, VirtualItem[]>();
 
 /**
  * The dashboard's monitors as a table whose rows are virtualised against the window's scroll:
@@ -58,24 +60,54 @@ export function MonitorTable({
   }, [resetKey]);
 
   const [initialOffset] = useState(() => offsets.get(resetKey) ?? 0);
+  const [initialMeasurementsCache] = useState(() => measured.get(resetKey) ?? []);
   const keyRef = useRef(resetKey);
   useEffect(() => {
     keyRef.current = resetKey;
   }, [resetKey]);
-  useEffect(() => {
-    const save = () => offsets.set(keyRef.current, window.scrollY);
+  // A layout effect: its cleanup runs before the next screen resets the scroll, so that reset
+  // (whose event arrives later) is never taken for the list's position.
+  useLayoutEffect(() => {
+    const save = () => {
+      if (body.current?.isConnected) offsets.set(keyRef.current, window.scrollY);
+    };
     window.addEventListener('scroll', save, { passive: true });
     return () => window.removeEventListener('scroll', save);
   }, []);
 
   const virtualizer = useWindowVirtualizer({
     initialOffset,
+    initialMeasurementsCache,
     count: monitors.length,
     estimateSize: () => ESTIMATED_ROW_PX,
     overscan: OVERSCAN,
     scrollMargin,
     getItemKey: (i) => monitors[i]!.id,
   });
+  // The first scroll can land before the rows give the page its height and be cut short:
+  // a few frames more until the window is where it was.
+  useEffect(() => {
+    if (initialOffset <= 0) return;
+    let tries = 0;
+    let frame = 0;
+    const settle = () => {
+      if (Math.abs(window.scrollY - initialOffset) < 2 || tries++ > 30) return;
+      window.scrollTo(0, initialOffset);
+      frame = requestAnimationFrame(settle);
+    };
+    frame = requestAnimationFrame(settle);
+    return () => cancelAnimationFrame(frame);
+  }, [initialOffset]);
+  const virtualizerRef = useRef(virtualizer);
+  useLayoutEffect(() => {
+    virtualizerRef.current = virtualizer;
+  });
+  useLayoutEffect(
+    () => () => {
+      measured.set(keyRef.current, virtualizerRef.current.measurementsCache);
+    },
+    [],
+  );
   const rows = virtualizer.getVirtualItems();
   const before = rows.length > 0 ? rows[0]!.start - scrollMargin : 0;
   const after = rows.length > 0 ? virtualizer.getTotalSize() - rows[rows.length - 1]!.end : 0;
