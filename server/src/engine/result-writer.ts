@@ -12,6 +12,12 @@ export interface ResultWriterOptions {
   onDrop?: () => void;
   /** Called with how many results were duplicates of rounds already recorded (another process's). */
   onDuplicate?: (count: number) => void;
+  /**
+   * Batches written at once (default: what the repository says its engine can take). Batches
+   * in flight together never share a monitor, so each monitor's results still commit in the
+   * order they came and the round guard never sees a newer round before an older one.
+   */
+  lanes?: number;
 }
 
 /**
@@ -28,11 +34,16 @@ export const DEFAULT_MAX_QUEUE = 25_000;
 export class ResultWriter {
   private queue: ResultWrite[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
+  /** Lanes writing now, and who waits for them all to finish. */
+  private active = 0;
+  private readonly idle: (() => void)[] = [];
   private dropped = 0;
   private readonly maxBatch: number;
   private readonly flushMs: number;
   private readonly maxQueue: number;
+  private readonly lanes: number;
+  /** The monitors of the batches being written now. */
+  private readonly writing = new Set<number>();
 
   constructor(
     private readonly results: ResultsRepository,
@@ -43,6 +54,7 @@ export class ResultWriter {
     this.maxBatch = options.maxBatch ?? 500;
     this.flushMs = options.flushMs ?? 50;
     this.maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+    this.lanes = Math.max(1, options.lanes ?? results.parallelBatches);
     this.onDrop = options.onDrop;
     this.onDuplicate = options.onDuplicate;
   }
@@ -82,12 +94,24 @@ export class ResultWriter {
     }
   }
 
-  /** Writes everything queued so far; resolves when it is committed. */
+  /**
+   * Writes everything queued so far; resolves when it is committed. Starts lanes up to
+   * `lanes`; each keeps writing batches while there are writes it may take.
+   */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.flushing = this.flushing.then(() => this.drain());
-    return this.flushing;
+    while (this.active < this.lanes) {
+      const batch = this.takeBatch();
+      if (batch.length === 0) break;
+      this.active += 1;
+      void this.lane(batch).finally(() => {
+        this.active -= 1;
+        if (this.active === 0) for (const done of this.idle.splice(0)) done();
+      });
+    }
+    if (this.active === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
   private schedule(ms: number): void {
@@ -96,21 +120,53 @@ export class ResultWriter {
     this.timer = setTimeout(() => void this.flush(), ms);
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      // SQLite writes are synchronous: let due checks start between batches of a backlog.
-      await yieldToLoop();
+  /** Writes `batch`, then the next ones while there are writes no other lane holds back. */
+  private async lane(first: ResultWrite[]): Promise<void> {
+    for (let batch = first; batch.length > 0; batch = this.takeBatch()) {
+      for (const w of batch) this.writing.add(w.monitorId);
       try {
-        this.written(batch.length, await asBulkWrites(() => this.results.writeBatch(batch)));
-      } catch (err) {
-        // One bad row (e.g. its monitor was just deleted) must not sink the batch.
-        this.logger.warn(
-          { err, size: batch.length },
-          'batched result write failed; writing one by one',
-        );
-        for (const write of batch) await this.writeAlone(write);
+        // SQLite writes are synchronous: let due checks start between batches of a backlog.
+        await yieldToLoop();
+        await this.write(batch);
+      } finally {
+        for (const w of batch) this.writing.delete(w.monitorId);
       }
+    }
+  }
+
+  /**
+   * The next batch: the oldest writes of monitors no other lane is writing. A monitor passed
+   * over (it is being written) holds back its later writes too, so its order is kept.
+   */
+  private takeBatch(): ResultWrite[] {
+    if (this.writing.size === 0) return this.queue.splice(0, this.maxBatch);
+    const batch: ResultWrite[] = [];
+    const held: ResultWrite[] = [];
+    const heldBack = new Set<number>();
+    let i = 0;
+    for (; i < this.queue.length && batch.length < this.maxBatch; i += 1) {
+      const w = this.queue[i]!;
+      if (this.writing.has(w.monitorId) || heldBack.has(w.monitorId)) {
+        heldBack.add(w.monitorId);
+        held.push(w);
+      } else {
+        batch.push(w);
+      }
+    }
+    if (batch.length > 0) this.queue = held.concat(this.queue.slice(i));
+    return batch;
+  }
+
+  private async write(batch: ResultWrite[]): Promise<void> {
+    try {
+      this.written(batch.length, await asBulkWrites(() => this.results.writeBatch(batch)));
+    } catch (err) {
+      // One bad row (e.g. its monitor was just deleted) must not sink the batch.
+      this.logger.warn(
+        { err, size: batch.length },
+        'batched result write failed; writing one by one',
+      );
+      for (const write of batch) await this.writeAlone(write);
     }
   }
 

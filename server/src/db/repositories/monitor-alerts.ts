@@ -50,13 +50,15 @@ function rulesOf(json: string | null): AlertRules {
 }
 
 /**
- * Alerting for one result write, inside its transaction: decides, stores the alert state when
- * it changed and queues the events for the monitor's channels. Returns the rows queued.
+ * Alerting for one result write, inside its transaction: decides and queues the events for the
+ * monitor's channels. The alert state, when it changed, goes in `states` (monitor → encoded
+ * state) for the caller to store for the whole batch at once. Returns the rows queued.
  */
 export async function followAlerts(
   trx: Transaction<DB>,
   w: ResultWrite,
   row: AlertRow,
+  states: Map<number, string | null>,
 ): Promise<number> {
   const { run } = w;
   const { events, state } = decideAlerts({
@@ -86,13 +88,7 @@ export async function followAlerts(
     },
   });
   const encoded = encodeAlertState(state);
-  if (encoded !== row.alert_state) {
-    await trx
-      .updateTable('monitors')
-      .set({ alert_state: encoded })
-      .where('id', '=', w.monitorId)
-      .execute();
-  }
+  if (encoded !== row.alert_state) states.set(w.monitorId, encoded);
   if (events.length === 0) return 0;
   // The result's round and attempt name it in every process; a write without a round, its time.
   const resultKey = w.round ? `r${w.round.roundDue}.${w.round.attempt}` : `t${w.at}`;

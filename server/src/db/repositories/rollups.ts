@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { hotStatements as hot, pieces, tuples } from '../hot-statements.js';
+import { columnsOf, hotStatements as hot, pieces, tuples, unnestOf } from '../hot-statements.js';
 import { LatencySketch } from '../../domain/latency-sketch.js';
 import {
   keepsSketch,
@@ -89,7 +89,7 @@ const rowColumns = [
  * SQLite's min()/max() and PostgreSQL's least()/greatest() disagree on nulls), and a new sketch
  * (already merged with the stored one) replaces the stored one.
  */
-function upsertSql(engine: Engine, table: string, values: string): string {
+function upsertSql(engine: Engine, table: string, source: string): string {
   const [least, greatest] = engine === 'sqlite' ? ['min', 'max'] : ['least', 'greatest'];
   const pick = (fn: string, c: string) =>
     `${c} = ${fn}(coalesce(${table}.${c}, excluded.${c}), coalesce(excluded.${c}, ${table}.${c}))`;
@@ -99,7 +99,7 @@ function upsertSql(engine: Engine, table: string, values: string): string {
     pick(greatest, 'latency_max_us'),
     `latency_sketch = coalesce(excluded.latency_sketch, ${table}.latency_sketch)`,
   ];
-  return `insert into ${table} (${rowColumns.join(', ')}) values ${values} on conflict (monitor_id, bucket) do update set ${set.join(', ')}`;
+  return `insert into ${table} (${rowColumns.join(', ')}) ${source} on conflict (monitor_id, bucket) do update set ${set.join(', ')}`;
 }
 
 interface StoredSketchRow {
@@ -116,10 +116,11 @@ interface StoredSketchRow {
  * this transaction) merged with the delta's. Null where the delta adds no latency (the stored
  * sketch stays) or the bucket keeps none. Counts and sums are merged in SQL by the upsert.
  *
- * Concurrency: this read-modify-write assumes one result writer per database, which is what
- * runs today (the scheduler role's ResultWriter). On PostgreSQL the rows are also locked FOR
- * UPDATE, but a bucket first created by a concurrent writer between our read and our insert
- * would lose that writer's sketch; a second writer needs an advisory lock here first.
+ * Concurrency: this read-modify-write relies on each monitor's results being written by one
+ * writer at a time: the machine's result writer, whose batches in flight together never share
+ * a monitor (ResultWriter's lanes). On PostgreSQL the rows are also locked FOR UPDATE, but a
+ * bucket first created by another writer between our read and our insert (two processes
+ * overlapping in a takeover) would lose that writer's sketch: the counts stay right.
  */
 async function mergedSketches(
   trx: Kysely<DB>,
@@ -131,14 +132,7 @@ async function mergedSketches(
   const timed = deltas.filter((d) => d.latencyCount > 0);
   const stored = new Map<string, SketchSource>();
   const table = tableOf(level);
-  for (const part of pieces(timed)) {
-    const text = hot(engine).sql(`rollup-read:${table}:${part.length}`, (p) => {
-      const lock = engine === 'postgres' ? ' order by monitor_id, bucket for update' : '';
-      return `select monitor_id, bucket, latency_count, latency_min_us, latency_max_us, latency_sketch from ${table} where (monitor_id, bucket) in (${tuples(p, part.length, 2)})${lock}`;
-    });
-    const params: number[] = [];
-    for (const d of part) params.push(d.monitorId, d.bucket);
-    const { rows } = await hot(engine).run<StoredSketchRow>(trx, text, params);
+  const keep = (rows: StoredSketchRow[]) => {
     for (const r of rows) {
       stored.set(`${r.monitor_id}:${Number(r.bucket)}`, {
         sketch: r.latency_sketch,
@@ -146,6 +140,26 @@ async function mergedSketches(
         latencyMinUs: r.latency_min_us === null ? null : Number(r.latency_min_us),
         latencyMaxUs: r.latency_max_us === null ? null : Number(r.latency_max_us),
       });
+    }
+  };
+  const read = `select ${table}.monitor_id, ${table}.bucket, latency_count, latency_min_us, latency_max_us, latency_sketch from ${table}`;
+  if (engine === 'postgres') {
+    const text = hot(engine).sql(
+      `rollup-read:${table}`,
+      () =>
+        `${read} join unnest($1::integer[], $2::bigint[]) as k (monitor_id, bucket) on ${table}.monitor_id = k.monitor_id and ${table}.bucket = k.bucket order by ${table}.monitor_id, ${table}.bucket for update of ${table}`,
+    );
+    const params = [timed.map((d) => d.monitorId), timed.map((d) => d.bucket)];
+    if (timed.length > 0) keep((await hot(engine).run<StoredSketchRow>(trx, text, params)).rows);
+  } else {
+    for (const part of pieces(timed)) {
+      const text = hot(engine).sql(
+        `rollup-read:${table}:${part.length}`,
+        (p) => `${read} where (monitor_id, bucket) in (${tuples(p, part.length, 2)})`,
+      );
+      const params: number[] = [];
+      for (const d of part) params.push(d.monitorId, d.bucket);
+      keep((await hot(engine).run<StoredSketchRow>(trx, text, params)).rows);
     }
   }
   for (const d of deltas) {
@@ -171,15 +185,28 @@ export async function applyRollupDeltas(
   if (deltas.length === 0) return;
   const sketches = await mergedSketches(trx, engine, level, deltas);
   const table = tableOf(level);
+  const rowOf = (d: RollupDelta) => {
+    const row = rollupRow(d, sketches.get(d) ?? null);
+    return rowColumns.map((c) => row[c]);
+  };
+  if (engine === 'postgres') {
+    const text = hot(engine).sql(`rollup-add:${table}`, () =>
+      upsertSql(engine, table, `select * from ${unnestOf(rowColumns.map(pgTypeOf))}`),
+    );
+    await hot(engine).run(trx, text, columnsOf(deltas.map(rowOf), rowColumns.length));
+    return;
+  }
   for (const part of pieces(deltas)) {
     const text = hot(engine).sql(`rollup-add:${table}:${part.length}`, (p) =>
-      upsertSql(engine, table, tuples(p, part.length, rowColumns.length)),
+      upsertSql(engine, table, `values ${tuples(p, part.length, rowColumns.length)}`),
     );
-    const params: unknown[] = [];
-    for (const d of part) {
-      const row = rollupRow(d, sketches.get(d) ?? null);
-      for (const c of rowColumns) params.push(row[c]);
-    }
-    await hot(engine).run(trx, text, params);
+    await hot(engine).run(trx, text, part.flatMap(rowOf));
   }
+}
+
+/** A rollup column's type, for PostgreSQL's arrays. */
+function pgTypeOf(column: (typeof rowColumns)[number]): string {
+  if (column === 'latency_sketch') return 'bytea';
+  if (column === 'bucket' || column.endsWith('_sum_us')) return 'bigint';
+  return 'integer';
 }
