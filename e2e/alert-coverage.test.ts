@@ -197,6 +197,33 @@ describe('alert coverage, unsaved input and test-before-save', () => {
     await page.waitForURL(/\/notifications$/);
   });
 
+  it('guards every other form too: maintenance, status page, settings and account', async () => {
+    const forms: { path: string; open?: string; label: string; value: string; region?: string }[] =
+      [
+        { path: '/maintenance', open: 'New window', label: 'Title', value: 'Database upgrade' },
+        { path: '/status-pages/new', label: 'Title', value: 'Public status' },
+        { path: '/settings/general', label: 'Instance name', value: 'Ops watch' },
+        { path: '/settings/retention', label: 'Raw check results', value: '12' },
+        { path: '/settings/account', region: 'Password', label: 'Current password', value: 'half' },
+      ];
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    for (const f of forms) {
+      await page.goto(`${app.url}${f.path}`);
+      if (f.open) await page.getByRole('button', { name: f.open }).click();
+      const within = f.region ? page.getByRole('region', { name: f.region, exact: true }) : page;
+      const field = within.getByLabel(f.label, { exact: true });
+      await field.fill(f.value);
+      await nav().getByRole('link', { name: 'Incidents' }).click();
+      await leave.waitFor();
+      await leave.getByRole('button', { name: 'Cancel' }).click();
+      await leave.waitFor({ state: 'detached' });
+      expect(await field.inputValue(), f.path).toBe(f.value);
+      await nav().getByRole('link', { name: 'Incidents' }).click();
+      await leave.getByRole('button', { name: 'Leave and discard' }).click();
+      await page.waitForURL(/\/incidents$/);
+    }
+  });
+
   it('adds a channel from the monitor form in a dialog and comes back with it ticked and the input kept', async () => {
     await page.goto(`${app.url}/monitors/new`);
     await page.getByLabel('Name', { exact: true }).fill('Checkout API');

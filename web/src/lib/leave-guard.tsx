@@ -1,35 +1,39 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, useSyncExternalStore, type RefObject } from 'react';
 import { useBlocker } from 'react-router';
 import { ConfirmDialog } from '../components/ui/ConfirmDialog';
 
-interface LeaveGuardProps {
-  /** The form holds input not saved yet. */
+interface Entry {
   dirty: boolean;
-  /** Set once the input was saved: the navigation that follows is let through. */
   allowed: RefObject<boolean>;
 }
 
-/**
- * Asks before leaving a form with unsaved input: in-app navigation through the router's
- * blocker, closing or reloading the tab through `beforeunload`. One per screen (the router
- * keeps one blocker), so forms shown in a dialog do without it.
- */
-export function LeaveGuard({ dirty, allowed }: LeaveGuardProps) {
+// Every guarded form on screen; the router keeps one blocker, so the first guard holds it and
+// asks on behalf of all (the account page has several forms).
+const entries: Entry[] = [];
+const listeners = new Set<() => void>();
+const notify = () => listeners.forEach((l) => l());
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+const anyUnsaved = () => entries.some((e) => e.dirty && !e.allowed.current);
+
+/** Holds the router's blocker and the browser's unload question for every guarded form. */
+function Blocker() {
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      dirty && !allowed.current && currentLocation.pathname !== nextLocation.pathname,
+      currentLocation.pathname !== nextLocation.pathname && anyUnsaved(),
   );
   useEffect(() => {
-    if (!dirty) return;
     const onUnload = (event: BeforeUnloadEvent) => {
-      if (allowed.current) return;
+      if (!anyUnsaved()) return;
       event.preventDefault();
       // Older browsers need returnValue set to show their own "Leave site?" prompt.
       event.returnValue = '';
     };
     window.addEventListener('beforeunload', onUnload);
     return () => window.removeEventListener('beforeunload', onUnload);
-  }, [dirty, allowed]);
+  }, []);
   if (blocker.state !== 'blocked') return null;
   return (
     <ConfirmDialog
@@ -37,19 +41,39 @@ export function LeaveGuard({ dirty, allowed }: LeaveGuardProps) {
       title="Leave without saving?"
       confirmLabel="Leave and discard"
       tone="danger"
-      onCancel={() => blocker.reset?.()}
-      onConfirm={() => blocker.proceed?.()}
+      onCancel={() => blocker.reset()}
+      onConfirm={() => blocker.proceed()}
     >
       What you typed here is not saved yet. Stay to save it, or leave and lose it.
     </ConfirmDialog>
   );
 }
 
+/**
+ * Asks before leaving a form with unsaved input: in-app navigation through the router's
+ * blocker, closing or reloading the tab through `beforeunload`. Forms in a dialog over
+ * another form do without it (the form below guards the screen).
+ */
+function LeaveGuard({ entry, dirty }: { entry: Entry; dirty: boolean }) {
+  entry.dirty = dirty;
+  useEffect(() => {
+    entries.push(entry);
+    notify();
+    return () => {
+      entries.splice(entries.indexOf(entry), 1);
+      notify();
+    };
+  }, [entry]);
+  const leads = useSyncExternalStore(subscribe, () => entries[0] === entry);
+  return leads ? <Blocker /> : null;
+}
+
 /** A guard for one form: render `guard`, call `allowLeave()` right before navigating after a save. */
 export function useLeaveGuard(dirty: boolean) {
   const allowed = useRef(false);
+  const entry = useRef<Entry>({ dirty, allowed }).current;
   return {
-    guard: <LeaveGuard dirty={dirty} allowed={allowed} />,
+    guard: <LeaveGuard entry={entry} dirty={dirty} />,
     allowLeave: () => {
       allowed.current = true;
     },

@@ -56,6 +56,12 @@ export function useSchemaForm<V extends Values, Out>({
   check,
 }: Options<V, Out>) {
   const [values, setValues] = useState(initial);
+  // What the form was filled with or last reset to: unsaved input is any difference from it.
+  const [baseline, setBaseline] = useState(initial);
+  const dirty = useMemo(
+    () => JSON.stringify(values) !== JSON.stringify(baseline),
+    [values, baseline],
+  );
   const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
   const [submitted, setSubmitted] = useState(false);
   const [server, setServer] = useState<Errors<V>>({});
@@ -145,6 +151,7 @@ export function useSchemaForm<V extends Values, Out>({
 
   const reset = (next: V = initial) => {
     setValues(next);
+    setBaseline(next);
     setTouched(new Set());
     setSubmitted(false);
     setServer({});
@@ -164,6 +171,8 @@ export function useSchemaForm<V extends Values, Out>({
     serverOther,
     reset,
     formRef,
+    /** The values differ from those it was filled with or last reset to. */
+    dirty,
   };
 }
 

@@ -5,6 +5,7 @@ import { Field } from '../../../components/ui/Field';
 import { ErrorNotice, Notice } from '../../../components/ui/Notice';
 import { isApiError } from '../../../lib/api';
 import { useSchemaForm } from '../../../lib/use-schema-form';
+import { useLeaveGuard } from '../../../lib/leave-guard';
 import { useChangePassword } from '../api/mutations';
 import { useMe } from '../api/session';
 import { PasswordInput, PasswordRules } from './PasswordInput';
@@ -22,6 +23,7 @@ export function ChangePasswordForm() {
   const { email } = useMe();
   const change = useChangePassword();
   const form = useSchemaForm({ initial, schema: PasswordChange, toInput, check });
+  const leave = useLeaveGuard(form.dirty);
   const [done, setDone] = useState(false);
   const otherError =
     change.error && !(isApiError(change.error) && change.error.fieldErrors.length)
@@ -51,6 +53,7 @@ export function ChangePasswordForm() {
           });
         })}
       >
+        {leave.guard}
         {/* Lets password managers file the new password under the right account. */}
         <input type="email" autoComplete="username" value={email} readOnly hidden />
         <Field name="current" label="Current password" error={form.errorFor('current')}>

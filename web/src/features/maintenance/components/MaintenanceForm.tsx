@@ -6,6 +6,7 @@ import { ErrorNotice, Notice } from '../../../components/ui/Notice';
 import { Segmented } from '../../../components/ui/Segmented';
 import { ApiError, isApiError } from '../../../lib/api';
 import { useSchemaForm } from '../../../lib/use-schema-form';
+import { useLeaveGuard } from '../../../lib/leave-guard';
 import { useSaveWindow } from '../api/maintenance';
 import {
   checkValues,
@@ -76,6 +77,7 @@ export function MaintenanceForm({
     toInput: toSchemaInput,
     check: checkValues,
   });
+  const leave = useLeaveGuard(form.dirty);
   const v = form.values;
   const zones = useMemo(() => timeZones(v.timezone), [v.timezone]);
   const preview = useMemo(() => previewInput(v), [v]);
@@ -87,7 +89,10 @@ export function MaintenanceForm({
 
   const submit = form.handleSubmit((input) =>
     save.mutate(input, {
-      onSuccess: onSaved,
+      onSuccess: (saved) => {
+        leave.allowLeave();
+        onSaved(saved);
+      },
       onError: (e) => {
         if (!isApiError(e) || e.fieldErrors.length === 0) return;
         form.showServerErrors(
@@ -111,6 +116,7 @@ export function MaintenanceForm({
       onSubmit={submit}
       onBlur={form.onBlur}
     >
+      {leave.guard}
       <fieldset className="form__section">
         <legend className="form__legend">What</legend>
         <Field name="title" label="Title" error={form.errorFor('title')}>

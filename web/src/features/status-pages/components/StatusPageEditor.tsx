@@ -22,18 +22,23 @@ import { LogoField } from './LogoField';
 import { PreviewPane } from './PreviewPane';
 import { SectionsEditor } from './SectionsEditor';
 import { SubscribersList } from './SubscribersList';
+import { differs, useLeaveGuard } from '../../../lib/leave-guard';
 import { SubscriptionFields } from './SubscriptionFields';
 import { UnannouncedBanner } from './UnannouncedBanner';
 
 /** Creates or edits a status page, with the server's rendering of the draft beside it. */
 export function StatusPageEditor({ page, saved }: { page: StatusPage | null; saved?: boolean }) {
   const navigate = useNavigate();
-  const form = useDraft(useMemo(() => (page ? draftFromPage(page) : emptyDraft()), [page]));
+  const initial = useMemo(() => (page ? draftFromPage(page) : emptyDraft()), [page]);
+  const form = useDraft(initial);
   const { draft, set, errorFor } = form;
+  const [savedDraft, setSavedDraft] = useState<typeof draft | null>(null);
+
   const monitors = useQuery(monitorNamesQuery());
   const save = useSaveStatusPage(page?.id ?? null);
   const remove = useDeleteStatusPage();
   const [logo, setLogo] = useState<LogoChange>({ kind: 'keep' });
+  const leave = useLeaveGuard(differs(draft, savedDraft ?? initial) || logo.kind !== 'keep');
   const [logoError, setLogoError] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | null>(saved ? 'Saved.' : null);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -63,6 +68,8 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
       {
         onSuccess: (savedPage) => {
           setLogo({ kind: 'keep' });
+          setSavedDraft(draft);
+          if (!page) leave.allowLeave();
           if (!page)
             void navigate(`/status-pages/${savedPage.id}/edit`, { state: { saved: true } });
           else setNotice('Saved.');
@@ -70,7 +77,10 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
         onError: (error) => {
           if (error instanceof LogoError) {
             setLogoError(describeError(error.cause).detail);
-            if (!page) void navigate(`/status-pages/${error.page.id}/edit`);
+            if (!page) {
+              leave.allowLeave();
+              void navigate(`/status-pages/${error.page.id}/edit`);
+            }
             return;
           }
           if (form.takeServerErrors(error)) setRefusals((n) => n + 1);
@@ -150,6 +160,7 @@ export function StatusPageEditor({ page, saved }: { page: StatusPage | null; sav
           onSubmit={onSubmit}
           onBlur={form.onBlur}
         >
+          {leave.guard}
           <fieldset className="form__section">
             <legend className="form__legend">Page</legend>
             <GeneralFields draft={draft} set={set} errorFor={errorFor} />

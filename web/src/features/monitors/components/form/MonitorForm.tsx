@@ -153,6 +153,8 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
 
       <DetailsSection {...section} />
 
+      {trial.data && !trial.isPending && <TrialResult result={trial.data} />}
+
       <div className="form__footer">
         {form.submitted && fieldErrorCount > 0 && (
           <p className="form__summary" role="alert">
@@ -168,7 +170,6 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
         {trial.error && !(isApiError(trial.error) && trial.error.fieldErrors.length > 0) && (
           <ErrorNotice error={trial.error} />
         )}
-        {trial.data && !trial.isPending && <TrialResult result={trial.data} />}
         <div className="form__buttons">
           <ButtonLink to={cancelTo} variant="ghost">
             Cancel

@@ -1,5 +1,6 @@
 import '../../../../styles/coverage.css';
 import type { MonitorTrialResult } from '@pagewatch/contract';
+import { useEffect, useRef } from 'react';
 import { Icon } from '../../../../components/ui/Icon';
 import { formatMs } from '../../../../lib/format';
 import { errorLabel } from '../../error-codes';
@@ -14,10 +15,21 @@ const OUTCOME = {
 
 /** What "Test" saw with the unsaved settings: outcome, time per phase, every assertion. */
 export function TrialResult({ result: r }: { result: MonitorTrialResult }) {
+  const ref = useRef<HTMLElement>(null);
+  // "Test" sits in the sticky footer: bring each new result into view above it.
+  useEffect(() => {
+    // Newer browsers return a promise here; an effect must return nothing or a cleanup.
+    void ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [r]);
   const o = OUTCOME[r.outcome];
   const parts = phases.filter((p) => r.phases[p] !== null);
   return (
-    <section className="panel trial" aria-labelledby="trial-heading" data-testid="trial-result">
+    <section
+      ref={ref}
+      className="panel trial"
+      aria-labelledby="trial-heading"
+      data-testid="trial-result"
+    >
       <div className="panel__head">
         <h2 id="trial-heading" className="panel__title">
           Test result

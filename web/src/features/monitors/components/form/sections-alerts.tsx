@@ -57,9 +57,11 @@ export function AlertsSection({ v, set, errorFor, text }: SectionProps) {
       )}
       {atLeast(me.role, 'admin') && (
         <>
-          <Button size="sm" icon="plus" onClick={() => setAdding(true)}>
-            Add a channel
-          </Button>
+          <div className="add-channel">
+            <Button size="sm" icon="plus" onClick={() => setAdding(true)}>
+              Add a channel
+            </Button>
+          </div>
           <ChannelDialog
             open={adding}
             onClose={() => setAdding(false)}

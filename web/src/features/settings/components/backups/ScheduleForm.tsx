@@ -5,6 +5,7 @@ import { Field } from '../../../../components/ui/Field';
 import { ErrorNotice, Notice } from '../../../../components/ui/Notice';
 import { isApiError } from '../../../../lib/api';
 import { useSchemaForm } from '../../../../lib/use-schema-form';
+import { useLeaveGuard } from '../../../../lib/leave-guard';
 import { useSaveBackupSchedule } from '../../api/backup';
 
 type Values = { enabled: string; intervalHours: string; folder: string; keep: string };
@@ -31,6 +32,7 @@ export function ScheduleForm({ status }: { status: BackupStatus }) {
   const save = useSaveBackupSchedule();
   const initial = useMemo(() => valuesOf(status.settings), [status.settings]);
   const form = useSchemaForm({ initial, schema: BackupSettings, toInput });
+  const leave = useLeaveGuard(form.dirty);
   const [saved, setSaved] = useState(false);
   const on = form.values.enabled === 'yes';
   const otherError =
@@ -55,6 +57,7 @@ export function ScheduleForm({ status }: { status: BackupStatus }) {
         });
       })}
     >
+      {leave.guard}
       <h3 id="schedule-title" className="panel__title">
         Scheduled backups
       </h3>

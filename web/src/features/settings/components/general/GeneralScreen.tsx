@@ -7,6 +7,7 @@ import { ErrorNotice, Notice } from '../../../../components/ui/Notice';
 import { LoadingBlock } from '../../../../components/ui/Skeleton';
 import { isApiError } from '../../../../lib/api';
 import { useSchemaForm } from '../../../../lib/use-schema-form';
+import { useLeaveGuard } from '../../../../lib/leave-guard';
 import { useMe } from '../../../auth/api/session';
 import { settingsQuery, useUpdateSettings } from '../../api/settings';
 import { withinGroup } from '../../group-errors';
@@ -16,6 +17,7 @@ function GeneralForm({ settings }: { settings: Settings }) {
   const save = useUpdateSettings();
   const initial = useMemo(() => ({ ...settings.general }), [settings.general]);
   const form = useSchemaForm({ initial, schema: GeneralSettings });
+  const leave = useLeaveGuard(form.dirty);
   const [saved, setSaved] = useState(false);
   const zones = useMemo(() => {
     const list = displayTimeZones(Intl.supportedValuesOf('timeZone'));
@@ -46,6 +48,7 @@ function GeneralForm({ settings }: { settings: Settings }) {
         );
       })}
     >
+      {leave.guard}
       <h3 id="general-title" className="panel__title">
         Instance
       </h3>

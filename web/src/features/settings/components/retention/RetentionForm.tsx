@@ -5,6 +5,7 @@ import { Field } from '../../../../components/ui/Field';
 import { ErrorNotice, Notice } from '../../../../components/ui/Notice';
 import { isApiError } from '../../../../lib/api';
 import { useSchemaForm } from '../../../../lib/use-schema-form';
+import { useLeaveGuard } from '../../../../lib/leave-guard';
 import { useUpdateSettings } from '../../api/settings';
 import { withinGroup } from '../../group-errors';
 
@@ -51,6 +52,7 @@ export function RetentionForm({ settings }: { settings: Settings }) {
   const save = useUpdateSettings();
   const initial = useMemo<Values>(() => valuesOf(settings.retention), [settings.retention]);
   const form = useSchemaForm({ initial, schema: RetentionSettings, toInput });
+  const leave = useLeaveGuard(form.dirty);
   const [saved, setSaved] = useState(false);
   const forever = form.values.dayForever === 'yes';
   const otherError =
@@ -77,6 +79,7 @@ export function RetentionForm({ settings }: { settings: Settings }) {
         );
       })}
     >
+      {leave.guard}
       <h3 id="retention-title" className="panel__title">
         History kept
       </h3>
