@@ -36,7 +36,8 @@ function watched(results: Repositories['results'], lanes: number) {
   let atOnce = 0;
   const repo = {
     parallelBatches: lanes,
-    page: results.page,
+    page: (monitorId: number, limit: number, before?: number) =>
+      results.page(monitorId, limit, before),
     async writeBatch(writes: readonly ResultWrite[]) {
       atOnce += 1;
       seen.batches += 1;
