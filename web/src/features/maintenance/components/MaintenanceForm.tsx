@@ -2,6 +2,7 @@ import type { MaintenanceWindow } from '@pagewatch/contract';
 import { useMemo } from 'react';
 import { Button } from '../../../components/ui/Button';
 import { Field } from '../../../components/ui/Field';
+import { TimeZonePicker } from '../../../components/ui/TimeZonePicker';
 import { ErrorNotice, Notice } from '../../../components/ui/Notice';
 import { Segmented } from '../../../components/ui/Segmented';
 import { ApiError, isApiError } from '../../../lib/api';
@@ -37,11 +38,6 @@ const ruleOptions = [
   { value: 'cron' as const, label: 'Cron' },
   { value: 'rrule' as const, label: 'RRULE' },
 ];
-
-function timeZones(current: string): string[] {
-  const zones = Intl.supportedValuesOf('timeZone');
-  return zones.includes(current) ? zones : [current, ...zones];
-}
 
 function RuleHelp({ rule }: { rule: 'cron' | 'rrule' }) {
   return rule === 'cron' ? (
@@ -79,7 +75,6 @@ export function MaintenanceForm({
   });
   const leave = useLeaveGuard(form.dirty);
   const v = form.values;
-  const zones = useMemo(() => timeZones(v.timezone), [v.timezone]);
   const preview = useMemo(() => previewInput(v), [v]);
   const set = <K extends keyof WindowValues>(key: K, value: WindowValues[K]) =>
     form.set(key, value);
@@ -184,13 +179,11 @@ export function MaintenanceForm({
               error={form.errorFor('timezone')}
             >
               {(p) => (
-                <select {...p} className="input select" {...form.bind('timezone')}>
-                  {zones.map((z) => (
-                    <option key={z} value={z}>
-                      {z.replaceAll('_', ' ')}
-                    </option>
-                  ))}
-                </select>
+                <TimeZonePicker
+                  {...p}
+                  value={v.timezone}
+                  onChange={(zone) => form.set('timezone', zone)}
+                />
               )}
             </Field>
 

@@ -8,13 +8,15 @@ import { LoadingBlock } from '../../../components/ui/Skeleton';
 import { formatDateTime, formatMs, formatShortDateTime } from '../../../lib/format';
 import { monitorChecksQuery } from '../api/queries';
 import { errorLabel } from '../error-codes';
-import { phaseLabel, phases } from './chart-data';
+import { otherMs, phaseLabel, phases } from './chart-data';
 import { outcomeLabel, statusMeta } from './status';
 
 function phaseTitle(c: CheckResult): string | undefined {
   const parts = phases
     .filter((p) => c.phases[p] !== null)
     .map((p) => `${phaseLabel[p]} ${formatMs(c.phases[p])}`);
+  const other = otherMs(c);
+  if (parts.length && other !== null) parts.push(`Other ${formatMs(other)}`);
   return parts.length ? parts.join(' · ') : undefined;
 }
 

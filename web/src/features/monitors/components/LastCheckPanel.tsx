@@ -4,7 +4,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { formatDateTime, formatMs, formatRelative } from '../../../lib/format';
 import { monitorChecksQuery } from '../api/queries';
 import { errorLabel } from '../error-codes';
-import { phaseLabel, phases } from './chart-data';
+import { otherMs, phaseLabel, phases } from './chart-data';
 
 const KIND_LABEL: Record<string, string> = {
   status: 'Status',
@@ -49,6 +49,7 @@ function LastPhases({ monitorId }: { monitorId: number }) {
   if (!last) return null;
   const parts = phases.filter((p) => last.phases[p] !== null);
   if (parts.length === 0) return null;
+  const other = otherMs(last);
   return (
     <dl className="lastphases" aria-label="Time per phase of the last check">
       {parts.map((p) => (
@@ -60,6 +61,18 @@ function LastPhases({ monitorId }: { monitorId: number }) {
           <dd>{formatMs(last.phases[p])}</dd>
         </div>
       ))}
+      {other !== null && (
+        <div
+          className="lastphases__item"
+          title="Time between the phases: redirects, writing the request, the check's own work"
+        >
+          <dt>
+            <span className="lastphases__dot lastphases__dot--other" aria-hidden="true" />
+            Other
+          </dt>
+          <dd>{formatMs(other)}</dd>
+        </div>
+      )}
       <div className="lastphases__item lastphases__item--total">
         <dt>Total</dt>
         <dd>{formatMs(last.latencyMs)}</dd>

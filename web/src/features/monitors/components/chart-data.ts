@@ -11,6 +11,20 @@ export const phaseLabel: Record<Phase, string> = {
   download: 'Download',
 };
 
+/**
+ * The part of a check's total no phase accounts for (redirects, the request written, the
+ * check's own work), so the phases shown always add up; null when they already do (±0.5 ms).
+ */
+export function otherMs(check: {
+  latencyMs: number | null;
+  phases: Record<Phase, number | null>;
+}): number | null {
+  if (check.latencyMs === null) return null;
+  const timed = phases.reduce((sum, p) => sum + (check.phases[p] ?? 0), 0);
+  const rest = check.latencyMs - timed;
+  return rest > 0.5 ? Math.round(rest * 1000) / 1000 : null;
+}
+
 export interface ChartData {
   /** The whole window in seconds, so the axis shows it even where there are no checks. */
   from: number;

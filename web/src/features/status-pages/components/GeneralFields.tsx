@@ -1,6 +1,5 @@
-import { displayTimeZones } from '@pagewatch/contract';
-import { useMemo } from 'react';
 import { Field } from '../../../components/ui/Field';
+import { TimeZonePicker } from '../../../components/ui/TimeZonePicker';
 import { TextInputField } from '../../monitors/components/form/controls';
 import { slugify, type Draft } from '../draft';
 
@@ -73,10 +72,6 @@ export function GeneralFields({ draft, set, errorFor }: Props) {
 
 /** The zone the page names its times in for visitors whose browser runs no script. */
 export function TimeZoneField({ draft, set, errorFor }: Props) {
-  const zones = useMemo(() => {
-    const list = displayTimeZones(Intl.supportedValuesOf('timeZone'));
-    return list.includes(draft.timeZone) ? list : [draft.timeZone, ...list];
-  }, [draft.timeZone]);
   return (
     <Field
       name="timeZone"
@@ -85,18 +80,11 @@ export function TimeZoneField({ draft, set, errorFor }: Props) {
       error={errorFor('timeZone')}
     >
       {(p) => (
-        <select
+        <TimeZonePicker
           {...p}
-          className="input select"
           value={draft.timeZone}
-          onChange={(e) => set({ timeZone: e.target.value }, 'timeZone')}
-        >
-          {zones.map((z) => (
-            <option key={z} value={z}>
-              {z.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </select>
+          onChange={(zone) => set({ timeZone: zone }, 'timeZone')}
+        />
       )}
     </Field>
   );

@@ -1,8 +1,9 @@
-import { displayTimeZones, GeneralSettings, type Settings } from '@pagewatch/contract';
+import { GeneralSettings, type Settings } from '@pagewatch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Button } from '../../../../components/ui/Button';
 import { Field } from '../../../../components/ui/Field';
+import { TimeZonePicker } from '../../../../components/ui/TimeZonePicker';
 import { ErrorNotice, Notice } from '../../../../components/ui/Notice';
 import { LoadingBlock } from '../../../../components/ui/Skeleton';
 import { isApiError } from '../../../../lib/api';
@@ -19,10 +20,6 @@ function GeneralForm({ settings }: { settings: Settings }) {
   const form = useSchemaForm({ initial, schema: GeneralSettings });
   const leave = useLeaveGuard(form.dirty);
   const [saved, setSaved] = useState(false);
-  const zones = useMemo(() => {
-    const list = displayTimeZones(Intl.supportedValuesOf('timeZone'));
-    return list.includes(form.values.timeZone) ? list : [form.values.timeZone, ...list];
-  }, [form.values.timeZone]);
   const otherError =
     save.error && !(isApiError(save.error) && save.error.fieldErrors.length) ? save.error : null;
   return (
@@ -67,13 +64,11 @@ function GeneralForm({ settings }: { settings: Settings }) {
         error={form.errorFor('timeZone')}
       >
         {(p) => (
-          <select {...p} className="input select" {...form.bind('timeZone')}>
-            {zones.map((z) => (
-              <option key={z} value={z}>
-                {z.replaceAll('_', ' ')}
-              </option>
-            ))}
-          </select>
+          <TimeZonePicker
+            {...p}
+            value={form.values.timeZone}
+            onChange={(zone) => form.set('timeZone', zone)}
+          />
         )}
       </Field>
       {otherError && <ErrorNotice error={otherError} />}
