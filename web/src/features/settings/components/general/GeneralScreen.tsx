@@ -13,6 +13,7 @@ import { useMe } from '../../../auth/api/session';
 import { settingsQuery, useUpdateSettings } from '../../api/settings';
 import { withinGroup } from '../../group-errors';
 import { DangerZone } from './DangerZone';
+import { SystemMailPanel } from './SystemMailPanel';
 
 function GeneralForm({ settings }: { settings: Settings }) {
   const save = useUpdateSettings();
@@ -107,7 +108,7 @@ function PublicUrl({ url }: { url: string | null }) {
   );
 }
 
-/** Settings → General: name, time zone, public URL; the owner's danger zone below. */
+/** Settings → General: name, time zone, system mail, public URL; the owner's danger zone below. */
 export function GeneralScreen() {
   const me = useMe();
   const { data, error, isPending } = useQuery(settingsQuery());
@@ -117,6 +118,7 @@ export function GeneralScreen() {
   return (
     <div className="settings-stack">
       <GeneralForm settings={data} />
+      <SystemMailPanel settings={data} />
       <PublicUrl url={data.environment.publicUrl} />
       {newOwner && (
         <Notice live title="Ownership transferred">
