@@ -31,6 +31,11 @@ async function main(): Promise<void> {
   // (capacity 0 is a standby), so writing and serving never wait behind its own checks, and it
   // leaves its workers the partitions from the start.
   const primaryStandby = forks > 0;
+  // The scheduler members of this machine that each take partitions from the start: the
+  // primary counts its workers and itself; a worker (started with the machine's count) its
+  // fellow workers, so with three or more each starts with its part instead of the first one
+  // up taking everything and handing most of it on a few seconds later.
+  const sharers = forks > 0 ? forks + 1 : config.workerIndex !== null ? config.workers - 1 : 1;
   const composed = primaryStandby ? Object.freeze({ ...config, capacity: 0 }) : config;
   const pagewatch = await composePagewatch(composed, logger, {
     machine: links
@@ -38,14 +43,18 @@ async function main(): Promise<void> {
       : parent
         ? { role: 'worker', link: parent }
         : null,
-    ...(forks > 0 ? { cluster: { partitions: { expectedSharers: forks + 1 } } } : {}),
+    ...(sharers > 1 ? { cluster: { partitions: { expectedSharers: sharers } } } : {}),
   });
   const pool = links
     ? new WorkerPool({
         count: forks,
         script: process.argv[1]!,
         execArgv: process.execArgv,
-        env: { ...process.env, PAGEWATCH_ROLES: 'scheduler', PAGEWATCH_WORKERS: '1' },
+        env: {
+          ...process.env,
+          PAGEWATCH_ROLES: 'scheduler',
+          PAGEWATCH_WORKERS: String(config.workers),
+        },
         links,
         logger,
       })
