@@ -45,6 +45,8 @@ describe('many monitors on the dashboard', () => {
     page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    // Which address failed, beside the console's bare "Failed to load resource".
+    page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -159,7 +161,9 @@ describe('many monitors on the dashboard', () => {
       expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(y / 2);
       // The filters and the column headers stayed in reach, stuck under the top bar.
       expect(await page.locator('#monitor-search').isVisible()).toBe(true);
-      expect(await page.getByRole('columnheader', { name: 'Monitor' }).isVisible()).toBe(true);
+      expect(
+        await page.getByRole('columnheader', { name: 'Monitor', exact: true }).isVisible(),
+      ).toBe(true);
       await page.screenshot({ path: screenshotPath('bulk-scroll-restored') });
 
       // The page's own "Monitors" link keeps the filters and the place too.

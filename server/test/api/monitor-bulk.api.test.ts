@@ -78,7 +78,7 @@ describe.each(engines.flatMap((e) => [[e, false] as const, [e, true] as const]))
 
     it('pauses every monitor matching a filter, loaded or not, and resumes ticked ones', async () => {
       const tag = `flt-${engine}-${scheduler}`;
-      const inFilter = [];
+      const inFilter: Monitor[] = [];
       for (let i = 0; i < 5; i++) inFilter.push(await make([tag], { paused: false }));
       const outside = await make(['other'], { paused: false });
       await rowsSeeTag(tag, 5);
@@ -130,7 +130,7 @@ describe.each(engines.flatMap((e) => [[e, false] as const, [e, true] as const]))
         { kind: 'tag', tags: ['x'] },
         { kind: 'interval', interval: 300 },
         { kind: 'delete' },
-      ] as const) {
+      ] satisfies MonitorBulkAction[]) {
         const r = await bulk({ kind: 'ids', ids: [free.id, managed.id] }, action);
         expect(r.managed, action.kind).toEqual([managed.id]);
         expect(r.done, action.kind).toEqual([free.id]);
