@@ -73,7 +73,9 @@ describe('maintenance windows in the browser', () => {
     await page.getByRole('button', { name: 'New window' }).click();
     await page.getByRole('heading', { name: 'New maintenance window' }).waitFor();
     // The browser's zone is the default.
-    expect(await page.getByLabel('Time zone').inputValue()).toBe('Europe/Berlin');
+    expect(await page.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe(
+      'Europe/Berlin',
+    );
     await page.getByLabel('Title').fill('Weekly patching');
 
     // An advanced rule the server refuses: the preview says why, saving puts it on the field.
@@ -108,7 +110,11 @@ describe('maintenance windows in the browser', () => {
       .getByRole('radiogroup', { name: 'Repeats' })
       .getByRole('radio', { name: 'Weekly' })
       .click();
-    await page.getByLabel('Time zone').selectOption('America/New_York');
+    const zone = page.getByRole('combobox', { name: 'Time zone' });
+    await zone.click();
+    await zone.fill('New York');
+    await zone.press('Enter');
+    expect(await zone.inputValue()).toBe('America/New York');
     await page.getByRole('checkbox', { name: 'Sat' }).check();
     await page.getByLabel('At', { exact: true }).fill(at.hm);
     await page.getByLabel('Lasts (minutes)').fill('90');

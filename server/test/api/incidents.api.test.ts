@@ -439,6 +439,7 @@ describe.each(engines)('incidents API on %s', (engine) => {
       'GET /api/v1/incidents/{id}/updates viewer',
       'PATCH /api/v1/incidents/{id} editor',
       'POST /api/v1/incidents editor',
+      'POST /api/v1/incidents/bulk-resolve editor',
       'POST /api/v1/incidents/{id}/updates editor',
     ]);
   });

@@ -44,7 +44,21 @@ const operations = (doc: Json) =>
 function validator(doc: Json, schema: Json): z.ZodType {
   const local = (v: unknown): Json =>
     JSON.parse(JSON.stringify(v).replaceAll('#/components/schemas/', '#/$defs/')) as Json;
-  return z.fromJSONSchema({ ...local(schema), $defs: local(doc.components.schemas) });
+  // Only the components `schema` reaches: converting the whole document for each of the
+  // hundreds of defaults checked made this file slower than its time limit.
+  const all = doc.components.schemas as Json;
+  const defs: Json = {};
+  const pending = [schema];
+  while (pending.length > 0) {
+    const text = JSON.stringify(pending.pop());
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (name && !(name in defs) && name in all) {
+        defs[name] = all[name];
+        pending.push(all[name]);
+      }
+    }
+  }
+  return z.fromJSONSchema({ ...local(schema), $defs: local(defs) });
 }
 
 /** The schema an operation declares for a status and media type. */
