@@ -6,6 +6,7 @@ import { AppError, notFound, validationFailed } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { publishChange } from './event.js';
+import { withArticle } from '../../domain/grammar.js';
 
 const accepted = 'Upload a PNG, JPEG, WebP or GIF image';
 const refuse = (message: string) =>
@@ -24,7 +25,9 @@ function verify(bytes: Buffer, declared: string | undefined): (typeof logoTypes)
   if (!(logoTypes as readonly string[]).includes(type))
     throw refuse(`Send the image with its Content-Type (${logoTypes.join(', ')})`);
   if (sniffed !== type)
-    throw refuse(`The file is a ${sniffed.slice(6).toUpperCase()} image, not ${type}. ${accepted}`);
+    throw refuse(
+      `The file is ${withArticle(sniffed.slice(6).toUpperCase())} image, not ${type}. ${accepted}`,
+    );
   return sniffed;
 }
 
@@ -46,7 +49,7 @@ export async function uploadLogo(
     ctx,
     'status_page.logo_set',
     { type: 'status_page', id },
-    `Uploaded a ${type} logo (${bytes.length} bytes) for status page "${page.title}"`,
+    `Uploaded ${withArticle(type)} logo (${bytes.length} bytes) for status page "${page.title}"`,
   );
   publishChange(deps, 'updated', id);
 }

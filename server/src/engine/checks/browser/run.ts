@@ -24,6 +24,7 @@ import {
   type PageTimings,
 } from './measure.js';
 import { BrowserUnavailable, type BrowserLease, type BrowserPool } from './pool.js';
+import { indefiniteArticle } from '../../../domain/grammar.js';
 
 export interface BrowserCheckSpec {
   url: string;
@@ -490,7 +491,7 @@ function outcomeOf(
     const more = seen.failed.length > 1 ? ` and ${seen.failed.length - 1} more` : '';
     degraded = new Failure(
       'browser_resource_failed',
-      `A ${first.type} failed (${first.status ?? first.error}): ${clip(first.url, 120)}${more}`,
+      `${indefiniteArticle(first.type) === 'an' ? 'An' : 'A'} ${first.type} failed (${first.status ?? first.error}): ${clip(first.url, 120)}${more}`,
     );
   }
   return {
