@@ -321,7 +321,10 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
   }
 
   /** The alert states that changed in a batch, in one statement on PostgreSQL. */
-  async function storeAlertStates(trx: Transaction<DB>, states: ReadonlyMap<number, string | null>) {
+  async function storeAlertStates(
+    trx: Transaction<DB>,
+    states: ReadonlyMap<number, string | null>,
+  ) {
     if (states.size === 0) return;
     if (engine === 'postgres') {
       await hot.run(trx, pgStoreAlertStates, [[...states.keys()], [...states.values()]]);
