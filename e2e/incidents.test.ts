@@ -130,10 +130,11 @@ describe('incidents', () => {
     await page.getByRole('link', { name: 'Incidents' }).first().click();
     const row = page.getByTestId('incident-row').filter({ hasText: 'Card payments failing' });
     await expect.poll(() => row.getAttribute('data-state')).toBe('resolved');
-    await page.getByRole('radio', { name: 'Open' }).click();
+    const state = page.getByLabel('State', { exact: true });
+    await state.selectOption('open');
     await page.getByRole('heading', { name: 'No open incidents' }).waitFor();
     expect(new URL(page.url()).searchParams.get('state')).toBe('open');
-    await page.getByRole('radio', { name: 'All' }).click();
+    await state.selectOption('all');
     await row.waitFor();
   });
 
