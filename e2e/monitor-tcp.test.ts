@@ -66,7 +66,9 @@ describe('a tcp monitor from the form', () => {
     await page.waitForURL(/\/monitors\/\d+$/);
     await page.getByRole('heading', { name: 'Echo service' }).waitFor();
     await page.getByText(`127.0.0.1:${listener.port}`).first().waitFor();
-    await page.getByText('PING\\r\\n').waitFor();
+    // What it sends (the settings) and, once checked, what came back (the banner assertion).
+    await page.getByRole('code').filter({ hasText: 'PING\\r\\n' }).waitFor();
+    await page.getByRole('cell', { name: 'PING\\r\\n' }).waitFor();
     await page.getByText('1,000 ms').waitFor();
     await page.screenshot({ path: screenshotPath('monitor-tcp-page'), fullPage: true });
 
