@@ -5,13 +5,19 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../../server/src/engine/checks/browser/pool.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const webDist = path.join(repoRoot, 'web/dist');
+/**
+ * The built web app the browser tests serve. PAGEWATCH_WEB_DIST points a run at its own build
+ * (`npx vite build --outDir …` in web/) so parallel work does not serve a half-written one.
+ */
+export const webDist = process.env.PAGEWATCH_WEB_DIST
+  ? path.resolve(process.env.PAGEWATCH_WEB_DIST)
+  : path.join(repoRoot, 'web/dist');
 const shots = path.join(repoRoot, '.test-reports/screenshots');
 
 /** System Chromium, headless, with the flags this closed network needs. */
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(path.join(webDist, 'index.html'))) {
-    throw new Error('web/dist is missing: run `npm run build -w web` (npm test does it first)');
+    throw new Error(`${webDist} is missing: run \`npm run build -w web\` (npm test does it first)`);
   }
   return chromium.launch({
     executablePath: process.env.PAGEWATCH_CHROMIUM_PATH ?? '/usr/bin/chromium',
