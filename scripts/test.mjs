@@ -31,6 +31,24 @@ if (process.env.PAGEWATCH_TEST_POSTGRES_URL) {
   );
 }
 
+step('Service peers');
+// Check types that talk to a database or a broker also test against the real server when one
+// is named here; their in-test peers run either way. A suite whose variable is unset says so.
+const peers = [
+  ['PAGEWATCH_TEST_MYSQL_URL', 'MySQL/MariaDB', 'mysql://root@127.0.0.1:3306/test'],
+  ['PAGEWATCH_TEST_REDIS_URL', 'Redis', 'redis://127.0.0.1:6379'],
+  ['PAGEWATCH_TEST_AMQP_URL', 'RabbitMQ', 'amqp://guest:guest@127.0.0.1:5672'],
+  ['PAGEWATCH_TEST_MQTT_URL', 'MQTT broker', 'mqtt://127.0.0.1:1883'],
+];
+const missingPeers = peers.filter(([name]) => !process.env[name]);
+for (const [name, label, example] of peers) {
+  console.log(
+    process.env[name]
+      ? `${label}: ${process.env[name].replace(/\/\/[^@]*@/, '//…@')}`
+      : `${label}: the suite against a real server was NOT run: set ${name}=${example} to run it.`,
+  );
+}
+
 step('Tests');
 fs.mkdirSync('.test-reports', { recursive: true });
 const report = '.test-reports/vitest.json';
@@ -50,4 +68,6 @@ const status = run(
 console.log(`\n${summarize(report)}`);
 if (!process.env.PAGEWATCH_TEST_POSTGRES_URL)
   console.log('(PostgreSQL suite not run: PAGEWATCH_TEST_POSTGRES_URL is not set)');
+for (const [name, label] of missingPeers)
+  console.log(`(${label} suite not run: ${name} is not set)`);
 process.exit(status);
