@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DomainRegistration } from './domain-expiry.js';
 
 export const CheckOutcome = z.enum(['up', 'degraded', 'down']);
 export type CheckOutcome = z.infer<typeof CheckOutcome>;
@@ -48,6 +49,42 @@ export const CheckErrorCode = z.enum([
   'overloaded',
   // A push monitor's job said it failed (`status=down`, `/fail` or a non-zero exit status).
   'push_reported_down',
+  /** The domain's registration has expired (RDAP). */
+  'domain_expired',
+  /** The registration expires within the monitor's warning days (degraded). */
+  'domain_expiring',
+  /** The registry has no such domain: not registered (any more). */
+  'domain_not_found',
+  /** No RDAP service is known for the domain's TLD, or it is not a registrable name. */
+  'rdap_unsupported',
+  /** The RDAP answer was not RDAP JSON, or carried no expiration date. */
+  'rdap_bad_answer',
+  /** The RDAP service did not answer within the timeout. */
+  'rdap_timeout',
+  /** The RDAP service said 429 Too Many Requests; asked again after its Retry-After. */
+  'rdap_rate_limited',
+  /** The RDAP service could not be reached or answered with a server error. */
+  'rdap_unavailable',
+  /** No way to send ICMP here (no ping binary, no raw socket, ping_group_range closed): setup. */
+  'ping_unavailable',
+  /** Echo requests went unanswered: all of them is down, more than the monitor allows degrades. */
+  'packet_loss',
+  /** The gRPC health service answered, but not SERVING (or does not know the service). */
+  'grpc_not_serving',
+  /** The WebSocket peer closed with a code other than 1000, or before the exchange ended. */
+  'websocket_closed',
+  /** The server refused the user name or password (databases, brokers, mail). */
+  'auth_failed',
+  /** The monitor's query or command returned an error instead of a value. */
+  'query_failed',
+  /** The first value of the query's or command's answer was not the expected one. */
+  'unexpected_value',
+  /** A RabbitMQ monitor's queue does not exist (passive declare answered 404). */
+  'queue_missing',
+  /** A RabbitMQ monitor's queue holds more ready messages than its maximum depth. */
+  'queue_too_deep',
+  /** A mail server did not offer STARTTLS or an expected EHLO capability. */
+  'capability_missing',
 ]);
 export type CheckErrorCode = z.infer<typeof CheckErrorCode>;
 
@@ -123,5 +160,7 @@ export type AssertionResult = z.infer<typeof AssertionResult>;
 export const CheckDetails = z.object({
   certificate: Certificate.nullable(),
   assertions: z.array(AssertionResult),
+  /** Domain expiry checks and HTTP checks with the option: the registration looked up. */
+  domain: DomainRegistration.nullable().optional(),
 });
 export type CheckDetails = z.infer<typeof CheckDetails>;

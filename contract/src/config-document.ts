@@ -10,8 +10,20 @@ import {
   BrowserMonitorInput,
   DnsMonitorInput,
   HttpMonitorInput,
+  MonitorType,
+  MongodbMonitorInput,
+  MqttMonitorInput,
+  AmqpMonitorInput,
+  SmtpMonitorInput,
+  MysqlMonitorInput,
+  PostgresMonitorInput,
+  RedisMonitorInput,
   PushMonitorInput,
   TcpMonitorInput,
+  PingMonitorInput,
+  UdpMonitorInput,
+  WebSocketMonitorInput,
+  GrpcMonitorInput,
   TlsMonitorInput,
 } from './monitors.js';
 import {
@@ -92,6 +104,17 @@ export const DnsMonitorEntry = monitorEntry(DnsMonitorInput);
 export const TlsMonitorEntry = monitorEntry(TlsMonitorInput);
 export const PushMonitorEntry = monitorEntry(PushMonitorInput);
 export const BrowserMonitorEntry = monitorEntry(BrowserMonitorInput);
+export const PingMonitorEntry = monitorEntry(PingMonitorInput);
+export const UdpMonitorEntry = monitorEntry(UdpMonitorInput);
+export const WebSocketMonitorEntry = monitorEntry(WebSocketMonitorInput);
+export const GrpcMonitorEntry = monitorEntry(GrpcMonitorInput);
+export const PostgresMonitorEntry = monitorEntry(PostgresMonitorInput);
+export const MysqlMonitorEntry = monitorEntry(MysqlMonitorInput);
+export const RedisMonitorEntry = monitorEntry(RedisMonitorInput);
+export const MongodbMonitorEntry = monitorEntry(MongodbMonitorInput);
+export const MqttMonitorEntry = monitorEntry(MqttMonitorInput);
+export const AmqpMonitorEntry = monitorEntry(AmqpMonitorInput);
+export const SmtpMonitorEntry = monitorEntry(SmtpMonitorInput);
 
 /** A monitor in the document; secret headers and credentials take `${env:NAME}` values. */
 export const MonitorEntry = z.discriminatedUnion(
@@ -103,8 +126,19 @@ export const MonitorEntry = z.discriminatedUnion(
     TlsMonitorEntry,
     PushMonitorEntry,
     BrowserMonitorEntry,
+    PingMonitorEntry,
+    UdpMonitorEntry,
+    WebSocketMonitorEntry,
+    GrpcMonitorEntry,
+    PostgresMonitorEntry,
+    MysqlMonitorEntry,
+    RedisMonitorEntry,
+    MongodbMonitorEntry,
+    MqttMonitorEntry,
+    AmqpMonitorEntry,
+    SmtpMonitorEntry,
   ],
-  { error: 'Choose a monitor type: http, tcp, dns, tls, push or browser' },
+  { error: `Choose a monitor type: ${MonitorType.options.join(', ')}` },
 );
 export type MonitorEntry = z.infer<typeof MonitorEntry>;
 

@@ -5,6 +5,7 @@ import { BrowserViewport, BrowserWaitFor } from './browser.js';
 import { CheckDetails, CheckErrorCode, CheckOutcome } from './checks.js';
 import { RequestHeadersInput, RequestHeaderView } from './request-headers.js';
 import { parseStatusRange } from './status-codes.js';
+import { parseJsonPath } from './json-path.js';
 
 export * from './request-headers.js';
 
@@ -27,6 +28,11 @@ export const limits = {
   graceMax: 86_400,
   browserIntervalMin: 60,
   selectorMax: 500,
+  pingCountMax: 20,
+  pingIntervalMinMs: 200,
+  pingIntervalMaxMs: 10_000,
+  /** A database monitor's query or command. */
+  dbQueryMax: 2000,
 } as const;
 
 export const defaults = {
@@ -41,9 +47,36 @@ export const defaults = {
   /** SPEC §9: the first of the 14, 7 and 1 day expiry warnings. */
   tlsWarnDays: 14,
   graceSeconds: 60,
+  pingCount: 3,
+  pingIntervalMs: 1000,
+  postgresPort: 5432,
+  mysqlPort: 3306,
+  redisPort: 6379,
+  mongodbPort: 27017,
+  mqttPort: 1883,
+  amqpPort: 5672,
+  smtpPort: 25,
 } as const;
 
-export const MonitorType = z.enum(['http', 'tcp', 'dns', 'tls', 'push', 'browser']);
+export const MonitorType = z.enum([
+  'http',
+  'tcp',
+  'dns',
+  'tls',
+  'push',
+  'browser',
+  'postgres',
+  'mysql',
+  'redis',
+  'mongodb',
+  'ping',
+  'udp',
+  'websocket',
+  'grpc',
+  'mqtt',
+  'amqp',
+  'smtp',
+]);
 export type MonitorType = z.infer<typeof MonitorType>;
 
 export const MonitorStatus = z.enum(['pending', 'up', 'degraded', 'down', 'paused', 'maintenance']);
@@ -566,6 +599,529 @@ export const BrowserMonitorInput = z
     }
   });
 
+/**
+ * A database password as given: write-only, stored sealed and never returned. Left out of an
+ * update, the stored one is kept; `''` means none.
+ */
+const DatabasePassword = z
+  .string()
+  .max(1024, 'Passwords are limited to 1,024 characters')
+  .refine(NO_CONTROL, 'Passwords cannot contain control characters')
+  .optional();
+
+const DatabaseUser = z
+  .string()
+  .trim()
+  .max(256, 'User names are limited to 256 characters')
+  .refine(NO_CONTROL, 'User names cannot contain control characters');
+
+/**
+ * TLS of a database connection, judged like a TLS monitor's: down when the certificate has
+ * expired, is for another name or (unless `ignoreTrust`) is untrusted; degraded within
+ * `warnDays` of expiry.
+ */
+const databaseTls = {
+  tls: z.boolean().default(false),
+  ignoreTrust: z.boolean().default(false),
+  warnDays: z
+    .number({ error: 'Enter a number of days' })
+    .int('Whole days only')
+    .min(limits.tlsWarnDaysMin, 'Warn at least 1 day ahead')
+    .max(limits.tlsWarnDaysMax, 'Warn at most 365 days ahead')
+    .default(defaults.tlsWarnDays),
+};
+
+const Expected = z
+  .string()
+  .max(limits.keywordMax, 'The expected value is limited to 1,000 characters')
+  .default('');
+
+const SqlQuery = z
+  .string()
+  .trim()
+  .max(limits.dbQueryMax, 'The query is limited to 2,000 characters')
+  .default('');
+
+function expectedNeedsQuery(
+  what: 'query' | 'command',
+): (m: { expected: string; query?: string; command?: string }, ctx: z.RefinementCtx) => void {
+  return (m, ctx) => {
+    if (m.expected !== '' && (m[what] ?? '') === '') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expected'],
+        message: `Enter the ${what} whose first value is compared, or clear the expected value`,
+      });
+    }
+  };
+}
+
+/**
+ * A PostgreSQL check: connect (optionally over TLS), authenticate as `username`, and run
+ * `query` (or `SELECT 1`) in a read-only transaction bounded by the timeout. With `expected`,
+ * the first column of the first row, as text, must equal it.
+ */
+export const PostgresMonitorInput = z
+  .strictObject({
+    type: z.literal('postgres'),
+    ...common,
+    host: Host,
+    port: Port.default(defaults.postgresPort),
+    database: z.string().trim().max(63, 'Database names are at most 63 characters').default(''),
+    username: DatabaseUser.min(1, 'Enter the user name'),
+    password: DatabasePassword,
+    ...databaseTls,
+    query: SqlQuery,
+    expected: Expected,
+  })
+  .superRefine(timeoutBelowInterval)
+  .superRefine(expectedNeedsQuery('query'));
+
+/**
+ * A MySQL/MariaDB check: connect (optionally over TLS), authenticate, and run `query` (or
+ * `SELECT 1`) in a read-only session whose statements are bounded by the timeout. With
+ * `expected`, the first column of the first row, as text, must equal it.
+ */
+export const MysqlMonitorInput = z
+  .strictObject({
+    type: z.literal('mysql'),
+    ...common,
+    host: Host,
+    port: Port.default(defaults.mysqlPort),
+    database: z.string().trim().max(64, 'Database names are at most 64 characters').default(''),
+    username: DatabaseUser.min(1, 'Enter the user name'),
+    password: DatabasePassword,
+    ...databaseTls,
+    query: SqlQuery,
+    expected: Expected,
+  })
+  .superRefine(timeoutBelowInterval)
+  .superRefine(expectedNeedsQuery('query'));
+
+/**
+ * Redis commands a monitor may run: reads only, so a typed command can never change data
+ * (Redis has no read-only session for a plain client).
+ */
+export const redisReadCommands = [
+  'PING',
+  'ECHO',
+  'GET',
+  'EXISTS',
+  'STRLEN',
+  'TYPE',
+  'TTL',
+  'PTTL',
+  'HGET',
+  'HLEN',
+  'HEXISTS',
+  'LLEN',
+  'LINDEX',
+  'SCARD',
+  'SISMEMBER',
+  'ZCARD',
+  'ZSCORE',
+  'XLEN',
+  'DBSIZE',
+  'INFO',
+  'ROLE',
+  'TIME',
+] as const;
+
+/** A command line split on spaces, with "double quotes" around arguments that hold one. */
+export function splitRedisCommand(line: string): string[] | null {
+  const words: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|(\S+)/g;
+  let rest = line.trim();
+  let match: RegExpExecArray | null;
+  while ((match = re.exec(rest)) !== null) {
+    words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : (match[2] ?? ''));
+  }
+  rest = rest.replace(re, '').trim();
+  return rest === '' ? words : null;
+}
+
+const RedisCommand = z
+  .string()
+  .trim()
+  .max(limits.dbQueryMax, 'The command is limited to 2,000 characters')
+  .refine((v) => v === '' || splitRedisCommand(v) !== null, 'Close the quotes of each argument')
+  .refine(
+    (v) => {
+      const name = v === '' ? 'PING' : (splitRedisCommand(v)?.[0] ?? '').toUpperCase();
+      return (redisReadCommands as readonly string[]).includes(name);
+    },
+    `Only read commands can be run: ${redisReadCommands.join(', ')}`,
+  )
+  .default('');
+
+/**
+ * A Redis check: connect (optionally over TLS), authenticate (`username` for ACL users, empty
+ * for the default user), select `database`, and run `command` (or `PING`), which must be one of
+ * the read commands. With `expected`, the reply (its first element for a list) must equal it.
+ */
+export const RedisMonitorInput = z
+  .strictObject({
+    type: z.literal('redis'),
+    ...common,
+    host: Host,
+    port: Port.default(defaults.redisPort),
+    database: z
+      .number({ error: 'Enter a database number' })
+      .int('Whole numbers only')
+      .min(0, 'Database numbers start at 0')
+      .max(255, 'Database numbers are at most 255')
+      .default(0),
+    username: DatabaseUser.default(''),
+    password: DatabasePassword,
+    ...databaseTls,
+    command: RedisCommand,
+    expected: Expected,
+  })
+  .superRefine(timeoutBelowInterval)
+  .superRefine(expectedNeedsQuery('command'));
+
+/**
+ * A MongoDB check: connect (optionally over TLS), authenticate against `database` when a user
+ * is given, and run the `ping` command.
+ */
+export const MongodbMonitorInput = z
+  .strictObject({
+    type: z.literal('mongodb'),
+    ...common,
+    host: Host,
+    port: Port.default(defaults.mongodbPort),
+    database: z
+      .string()
+      .trim()
+      .max(64, 'Database names are at most 64 characters')
+      .refine((v) => !/[/\\. "$]/.test(v), 'Database names cannot contain / \\ . " $ or spaces')
+      .default('admin'),
+    username: DatabaseUser.default(''),
+    password: DatabasePassword,
+    ...databaseTls,
+  })
+  .superRefine(timeoutBelowInterval);
+
+/**
+ * A ping check: `count` ICMP echo requests `packetIntervalMs` apart to `host` (IPv4 or IPv6);
+ * every reply must come within the timeout. All lost is down; losing more than
+ * `lossDegradedPercent` of them, or an average round trip above `degradedThresholdMs`, degrades.
+ */
+export const PingMonitorInput = z
+  .strictObject({
+    type: z.literal('ping'),
+    ...common,
+    host: Host,
+    ipFamily: IpFamily.default('auto'),
+    count: z
+      .number({ error: 'Enter how many packets to send' })
+      .int('Whole packets only')
+      .min(1, 'Send at least 1 packet')
+      .max(limits.pingCountMax, 'Send at most 20 packets')
+      .default(defaults.pingCount),
+    packetIntervalMs: z
+      .number({ error: 'Enter the milliseconds between packets' })
+      .int('Whole milliseconds only')
+      // The system ping refuses faster for users without privileges.
+      .min(limits.pingIntervalMinMs, 'Packets are at least 200 ms apart')
+      .max(limits.pingIntervalMaxMs, 'Packets are at most 10,000 ms apart')
+      .default(defaults.pingIntervalMs),
+    lossDegradedPercent: z
+      .number({ error: 'Enter a percentage' })
+      .int('Whole percent only')
+      .min(0, 'At least 0 %')
+      .max(99, 'At most 99 % (losing every packet is down)')
+      .default(0),
+  })
+  .superRefine(timeoutBelowInterval)
+  .superRefine((m, ctx) => {
+    if ((m.count - 1) * m.packetIntervalMs >= m.timeout * 1000) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['count'],
+        message:
+          'The packets must all be sent within the timeout: fewer packets or a longer timeout',
+      });
+    }
+  });
+
+/** How a UDP payload and its expected reply are written: text with escapes, or hex bytes. */
+export const PayloadFormat = z.enum(['text', 'hex']);
+export type PayloadFormat = z.infer<typeof PayloadFormat>;
+
+const HEX_BYTES = /^(?:\s*[0-9A-Fa-f]{2})*\s*$/;
+
+/**
+ * A UDP check: send `send` to host:port and wait (within the timeout) for a reply that contains
+ * `expect` (any reply when empty). Text takes the TCP check's escapes (`\r`, `\n`, `\xHH`…);
+ * hex is pairs of digits, spaces allowed (`de ad be ef`).
+ */
+export const UdpMonitorInput = z
+  .strictObject({
+    type: z.literal('udp'),
+    ...common,
+    host: Host,
+    port: Port,
+    format: PayloadFormat.default('text'),
+    send: z
+      .string()
+      .min(1, 'Enter what to send: a UDP service answers a datagram')
+      .max(limits.tcpSendMax, 'What to send is limited to 4,096 characters'),
+    expect: z
+      .string()
+      .max(limits.tcpExpectMax, 'The expected reply is limited to 1,000 characters')
+      .default(''),
+  })
+  .superRefine(timeoutBelowInterval)
+  .superRefine((m, ctx) => {
+    if (m.format !== 'hex') return;
+    for (const key of ['send', 'expect'] as const) {
+      if (!HEX_BYTES.test(m[key])) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'Write bytes as pairs of hex digits, e.g. de ad be ef',
+        });
+      }
+    }
+  });
+
+export const WebSocketUrl = z
+  .string()
+  .trim()
+  .min(1, 'Enter a URL')
+  .max(2048, 'URLs longer than 2,048 characters are not supported')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'ws:' || url.protocol === 'wss:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'Enter a full ws:// or wss:// URL with a host, e.g. wss://example.com/socket');
+
+/** What a WebSocket reply is judged by: nothing (the upgrade is enough), text, or a JSON path. */
+export const WebSocketExpect = z.enum(['none', 'keyword', 'json']);
+export type WebSocketExpect = z.infer<typeof WebSocketExpect>;
+
+/**
+ * A WebSocket check: upgrade at `url`, optionally send `send` and wait for a message that
+ * contains `expectValue` (keyword) or whose JSON value at `expectPath` equals it (json), then
+ * close with 1000 and expect the close handshake back. A close from the server with a code other
+ * than 1000 is down.
+ */
+export const WebSocketMonitorInput = z
+  .strictObject({
+    type: z.literal('websocket'),
+    ...common,
+    url: WebSocketUrl,
+    send: z.string().max(limits.tcpSendMax, 'Messages are limited to 4,096 characters').default(''),
+    expectKind: WebSocketExpect.default('none'),
+    expectPath: z.string().trim().max(200, 'Paths are limited to 200 characters').default(''),
+    expectValue: z
+      .string()
+      .max(limits.tcpExpectMax, 'The expected value is limited to 1,000 characters')
+      .default(''),
+    /** Accept an untrusted or misnamed certificate on wss:// (expiry is still shown). */
+    ignoreTls: z.boolean().default(false),
+  })
+  .superRefine(timeoutBelowInterval)
+  .superRefine((m, ctx) => {
+    if (m.expectKind === 'keyword' && m.expectValue === '') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expectValue'],
+        message: 'Enter the text the reply must contain',
+      });
+    }
+    if (m.expectKind === 'json' && !/^\$(?:\.[A-Za-z0-9_-]+|\[\d+\])*$/.test(m.expectPath)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expectPath'],
+        message: 'Write a path from $ with .names and [indexes], e.g. $.status or $.items[0].ok',
+      });
+    }
+  });
+
+/**
+ * A gRPC check: call the standard health service (`grpc.health.v1.Health/Check`) at host:port
+ * for `service` (empty: the whole server) and expect SERVING. With `tls` the certificate is
+ * captured and judged as the TLS check does, unless `ignoreTls`.
+ */
+export const GrpcMonitorInput = z
+  .strictObject({
+    type: z.literal('grpc'),
+    ...common,
+    host: Host,
+    port: Port,
+    service: z
+      .string()
+      .trim()
+      .max(200, 'Service names are limited to 200 characters')
+      .refine(
+        (v) => /^[A-Za-z0-9_.\/-]*$/.test(v),
+        'Service names are letters, digits and . _ / - only, e.g. my.package.Orders',
+      )
+      .default(''),
+    tls: z.boolean().default(false),
+    ignoreTls: z.boolean().default(false),
+  })
+  .superRefine(timeoutBelowInterval);
+
+/** What an MQTT check does once connected (see MqttMonitorInput). */
+export const MqttMode = z.enum(['connect', 'subscribe', 'roundtrip']);
+export type MqttMode = z.infer<typeof MqttMode>;
+
+/** How a subscribed message is judged: its payload contains `expected`, or a JSON path's value equals it. */
+export const MqttMatch = z.enum(['keyword', 'json']);
+export type MqttMatch = z.infer<typeof MqttMatch>;
+
+const MqttTopic = z
+  .string()
+  .trim()
+  .max(1024, 'Topics are limited to 1,024 characters')
+  .refine((v) => !v.includes('\0'), 'Topics cannot contain a NUL character')
+  .default('');
+
+/**
+ * An MQTT check: connect (optionally over TLS, judged like a TLS monitor) and authenticate.
+ * `subscribe` then waits within the timeout for a message on `topic` (wildcards allowed) whose
+ * payload contains `expected` (`match: keyword`; empty: any message) or whose JSON value at
+ * `jsonPath` equals it (`match: json`). `roundtrip` subscribes to `topic` (no wildcards),
+ * publishes a unique probe there and waits for it to come back.
+ */
+export const MqttMonitorInput = z
+  .strictObject({
+    type: z.literal('mqtt'),
+    ...common,
+    host: Host,
+    port: Port.default(defaults.mqttPort),
+    username: DatabaseUser.default(''),
+    password: DatabasePassword,
+    ...databaseTls,
+    mode: MqttMode.default('connect'),
+    topic: MqttTopic,
+    match: MqttMatch.default('keyword'),
+    jsonPath: z
+      .string()
+      .trim()
+      .max(500, 'JSON paths are limited to 500 characters')
+      .refine(
+        (v) => v === '' || parseJsonPath(v) !== null,
+        'Write a JSON path such as $.status or $.items[0].ok',
+      )
+      .default(''),
+    expected: Expected,
+  })
+  .superRefine(timeoutBelowInterval)
+  .superRefine((m, ctx) => {
+    if (m.mode !== 'connect' && m.topic === '') {
+      ctx.addIssue({ code: 'custom', path: ['topic'], message: 'Enter the topic to listen on' });
+    }
+    if (m.mode === 'roundtrip' && /[+#]/.test(m.topic)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['topic'],
+        message: 'The probe is published to this topic, so it cannot hold the wildcards + or #',
+      });
+    }
+    if (m.mode === 'subscribe' && m.match === 'json' && m.jsonPath === '') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['jsonPath'],
+        message: 'Enter the JSON path whose value is compared, e.g. $.status',
+      });
+    }
+  });
+
+/**
+ * A RabbitMQ (AMQP 0-9-1) check: connect (optionally over TLS), authenticate, open `vhost`
+ * and a channel. With `queue`, the queue must exist (passive declare: it is never created) and,
+ * with `maxDepth`, hold at most that many ready messages.
+ */
+export const AmqpMonitorInput = z
+  .strictObject({
+    type: z.literal('amqp'),
+    ...common,
+    host: Host,
+    port: Port.default(defaults.amqpPort),
+    vhost: z
+      .string()
+      .max(255, 'Virtual host names are limited to 255 characters')
+      .refine(NO_CONTROL, 'Virtual host names cannot contain control characters')
+      .default('/'),
+    username: DatabaseUser.min(1, 'Enter the user name'),
+    password: DatabasePassword,
+    ...databaseTls,
+    queue: z
+      .string()
+      .trim()
+      .max(255, 'Queue names are limited to 255 characters')
+      .refine(NO_CONTROL, 'Queue names cannot contain control characters')
+      .default(''),
+    maxDepth: z
+      .number({ error: 'Enter a number of messages' })
+      .int('Whole messages only')
+      .min(0, 'The depth cannot be negative')
+      .max(1_000_000_000, 'At most 1,000,000,000 messages')
+      .nullable()
+      .default(null),
+  })
+  .superRefine(timeoutBelowInterval)
+  .superRefine((m, ctx) => {
+    if (m.maxDepth !== null && m.queue === '') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['queue'],
+        message: 'Enter the queue whose depth is checked, or clear the maximum depth',
+      });
+    }
+  });
+
+/**
+ * How a mail check secures its connection: `starttls` asks for STARTTLS after the greeting and
+ * fails when it is not offered; `tls` is TLS from the first byte (port 465); `none` stays in
+ * plain text.
+ */
+export const MailSecurity = z.enum(['starttls', 'tls', 'none']);
+export type MailSecurity = z.infer<typeof MailSecurity>;
+
+/**
+ * An SMTP check: read the 220 greeting, say EHLO, and (per `security`) upgrade with STARTTLS or
+ * speak TLS from the start, judging the certificate like a TLS monitor. Every name in
+ * `capabilities` (e.g. `AUTH`, `SIZE`, `8BITMIME`) must be among the EHLO answer's extensions.
+ * No mail is sent: the check ends with QUIT.
+ */
+export const SmtpMonitorInput = z
+  .strictObject({
+    type: z.literal('smtp'),
+    ...common,
+    host: Host,
+    port: Port.default(defaults.smtpPort),
+    security: MailSecurity.default('starttls'),
+    ignoreTrust: databaseTls.ignoreTrust,
+    warnDays: databaseTls.warnDays,
+    /** The name given in EHLO; empty: `pagewatch.invalid`. */
+    ehloName: z
+      .string()
+      .trim()
+      .refine(
+        (v) => v === '' || HostName.safeParse(v).success,
+        'Enter a host name, e.g. monitor.example.com, or leave empty',
+      )
+      .default(''),
+    capabilities: z
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9-]*$/, 'Capabilities are words such as AUTH or 8BITMIME'),
+      )
+      .max(20, 'At most 20 capabilities')
+      .default([]),
+  })
+  .superRefine(timeoutBelowInterval);
+
 /** What a client sends to create or replace a monitor. */
 export const MonitorInput = z.discriminatedUnion(
   'type',
@@ -576,6 +1132,17 @@ export const MonitorInput = z.discriminatedUnion(
     TlsMonitorInput,
     PushMonitorInput,
     BrowserMonitorInput,
+    PingMonitorInput,
+    UdpMonitorInput,
+    WebSocketMonitorInput,
+    GrpcMonitorInput,
+    PostgresMonitorInput,
+    MysqlMonitorInput,
+    RedisMonitorInput,
+    MongodbMonitorInput,
+    MqttMonitorInput,
+    AmqpMonitorInput,
+    SmtpMonitorInput,
   ],
   { error: 'Choose a monitor type' },
 );
@@ -716,6 +1283,135 @@ export const BrowserMonitor = z.object({
 });
 export type BrowserMonitor = z.infer<typeof BrowserMonitor>;
 
+export const PingMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('ping'),
+  host: z.string(),
+  ipFamily: IpFamily,
+  count: z.number().int(),
+  packetIntervalMs: z.number().int(),
+  lossDegradedPercent: z.number().int(),
+});
+export type PingMonitor = z.infer<typeof PingMonitor>;
+
+export const UdpMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('udp'),
+  host: z.string(),
+  port: z.number().int(),
+  format: PayloadFormat,
+  send: z.string(),
+  expect: z.string(),
+});
+export type UdpMonitor = z.infer<typeof UdpMonitor>;
+
+export const WebSocketMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('websocket'),
+  url: z.string(),
+  send: z.string(),
+  expectKind: WebSocketExpect,
+  expectPath: z.string(),
+  expectValue: z.string(),
+  ignoreTls: z.boolean(),
+});
+export type WebSocketMonitor = z.infer<typeof WebSocketMonitor>;
+
+export const GrpcMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('grpc'),
+  host: z.string(),
+  port: z.number().int(),
+  service: z.string(),
+  tls: z.boolean(),
+  ignoreTls: z.boolean(),
+});
+export type GrpcMonitor = z.infer<typeof GrpcMonitor>;
+
+/** A database connection as the API returns it: whether a password is stored, never the password. */
+const databaseView = {
+  host: z.string(),
+  port: z.number().int(),
+  username: z.string(),
+  hasPassword: z.boolean(),
+  tls: z.boolean(),
+  ignoreTrust: z.boolean(),
+  warnDays: z.number().int(),
+};
+
+export const PostgresMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('postgres'),
+  ...databaseView,
+  database: z.string(),
+  query: z.string(),
+  expected: z.string(),
+});
+export type PostgresMonitor = z.infer<typeof PostgresMonitor>;
+
+export const MysqlMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('mysql'),
+  ...databaseView,
+  database: z.string(),
+  query: z.string(),
+  expected: z.string(),
+});
+export type MysqlMonitor = z.infer<typeof MysqlMonitor>;
+
+export const RedisMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('redis'),
+  ...databaseView,
+  database: z.number().int(),
+  command: z.string(),
+  expected: z.string(),
+});
+export type RedisMonitor = z.infer<typeof RedisMonitor>;
+
+export const MongodbMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('mongodb'),
+  ...databaseView,
+  database: z.string(),
+});
+export type MongodbMonitor = z.infer<typeof MongodbMonitor>;
+
+export const MqttMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('mqtt'),
+  ...databaseView,
+  mode: MqttMode,
+  topic: z.string(),
+  match: MqttMatch,
+  jsonPath: z.string(),
+  expected: z.string(),
+});
+export type MqttMonitor = z.infer<typeof MqttMonitor>;
+
+export const AmqpMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('amqp'),
+  ...databaseView,
+  vhost: z.string(),
+  queue: z.string(),
+  maxDepth: z.number().int().nullable(),
+});
+export type AmqpMonitor = z.infer<typeof AmqpMonitor>;
+
+export const SmtpMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('smtp'),
+  host: z.string(),
+  port: z.number().int(),
+  security: MailSecurity,
+  ignoreTrust: z.boolean(),
+  warnDays: z.number().int(),
+  ehloName: z.string(),
+  capabilities: z.array(z.string()),
+});
+export type SmtpMonitor = z.infer<typeof SmtpMonitor>;
+
 /** The full monitor: common fields and state plus its type's settings. */
 export const Monitor = z.discriminatedUnion('type', [
   HttpMonitor,
@@ -724,6 +1420,17 @@ export const Monitor = z.discriminatedUnion('type', [
   TlsMonitor,
   PushMonitor,
   BrowserMonitor,
+  PingMonitor,
+  UdpMonitor,
+  WebSocketMonitor,
+  GrpcMonitor,
+  PostgresMonitor,
+  MysqlMonitor,
+  RedisMonitor,
+  MongodbMonitor,
+  MqttMonitor,
+  AmqpMonitor,
+  SmtpMonitor,
 ]);
 export type Monitor = z.infer<typeof Monitor>;
 
