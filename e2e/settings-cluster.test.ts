@@ -44,7 +44,7 @@ describe('the cluster screen in a browser', () => {
     expect(await header.textContent()).toContain(`:${process.pid}`);
     await header.getByText('this process').waitFor();
     for (const name of ['housekeeping', 'retention']) await row.getByText(name).first().waitFor();
-    await row.getByText(/^\d+\.\d s ago$/).waitFor();
+    await row.getByText(/^\d+\.\ds ago$/).waitFor();
     await page.getByTestId('cluster-partitions').getByText('All owned').waitFor();
     expect(await page.getByText(/Mixed versions/).count()).toBe(0);
     await screenshotAll(page, 'settings-cluster');

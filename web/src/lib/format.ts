@@ -18,7 +18,22 @@ export function formatPercent(value: number | null | undefined): string {
   return `${(Math.floor(value * 100) / 100).toFixed(2)}%`;
 }
 
-/** Compact relative time: "just now", "42s ago", "5m ago", "3h ago", "2d ago". */
+/*
+ * One way of writing times across the app (issue 17): every screen formats through this module.
+ * Relative times are compact English ("5m ago", "in 3h") like the rest of the interface's words;
+ * absolute times follow the user's locale (order of day and month, 12/24 hours) and the
+ * instance's display zone, or a named zone where a thing has its own (a maintenance window).
+ */
+
+/** The compact span of a number of seconds: "42s", "5m", "3h", "2d". */
+function span(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
+  return `${formatCount(Math.floor(seconds / 86_400))}d`;
+}
+
+/** Compact relative time: "just now", "42s ago", "5m ago", "3h ago", "2d ago", "in 4d". */
 export function formatRelative(iso: string | null | undefined, now: number = Date.now()): string {
   if (!iso) return DASH;
   const t = Date.parse(iso);
@@ -26,12 +41,18 @@ export function formatRelative(iso: string | null | undefined, now: number = Dat
   const diff = Math.round((now - t) / 1000);
   const abs = Math.abs(diff);
   if (abs < 5) return 'just now';
-  let text: string;
-  if (abs < 60) text = `${abs}s`;
-  else if (abs < 3600) text = `${Math.floor(abs / 60)}m`;
-  else if (abs < 86_400) text = `${Math.floor(abs / 3600)}h`;
-  else text = `${Math.floor(abs / 86_400)}d`;
+  const text = span(abs);
   return diff >= 0 ? `${text} ago` : `in ${text}`;
+}
+
+/**
+ * An age known to the millisecond (a heartbeat), in the same words as formatRelative with a
+ * tenth of a second below ten seconds, where the difference matters: "0.4s ago", "12s ago", "3m ago".
+ */
+export function formatAge(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return DASH;
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)}s ago`;
+  return `${span(Math.floor(ms / 1000))} ago`;
 }
 
 const dateTimeOptions: Intl.DateTimeFormatOptions = {
@@ -50,9 +71,13 @@ const shortDateTimeOptions: Intl.DateTimeFormatOptions = {
   second: '2-digit',
 };
 
+const dateOptions: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric' };
+
+// `undefined` as the locale: the user's own (the browser's language settings).
 const formatters = (timeZone: string | undefined) => ({
   dateTime: new Intl.DateTimeFormat(undefined, { ...dateTimeOptions, timeZone }),
   shortDateTime: new Intl.DateTimeFormat(undefined, { ...shortDateTimeOptions, timeZone }),
+  date: new Intl.DateTimeFormat(undefined, { ...dateOptions, timeZone }),
 });
 // The browser's own zone until the instance's display time zone is known (Settings → General).
 let current = formatters(undefined);
@@ -84,6 +109,49 @@ export function formatShortDateTime(iso: string | null | undefined): string {
   if (!iso) return DASH;
   const t = Date.parse(iso);
   return Number.isNaN(t) ? DASH : current.shortDateTime.format(t);
+}
+
+/** A day without its time ("27 Nov 2026" or "Nov 27, 2026" by locale), in the display zone. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return DASH;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? DASH : current.date.format(t);
+}
+
+const zoned = new Map<string, Intl.DateTimeFormat>();
+/** Minutes-precise times in a named zone (a maintenance window's), with or without the day. */
+function inZone(zone: string, withDate: boolean): Intl.DateTimeFormat {
+  const key = `${zone}|${withDate}`;
+  let f = zoned.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(undefined, {
+      timeZone: zone,
+      ...(withDate ? { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' } : {}),
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    zoned.set(key, f);
+  }
+  return f;
+}
+
+const dayIn = (t: number, zone: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short' }).format(t);
+
+/** "Sun, 29 Mar 2026, 03:00" in the given zone. */
+export function formatInstantIn(iso: string, zone: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? DASH : inZone(zone, true).format(t);
+}
+
+/** "Sun, 29 Mar 2026, 03:00 – 04:30" in the given zone; the end repeats the date only when it differs. */
+export function formatRangeIn(startsAt: string, endsAt: string, zone: string): string {
+  const start = Date.parse(startsAt);
+  const end = Date.parse(endsAt);
+  if (Number.isNaN(start) || Number.isNaN(end)) return DASH;
+  const sameDay = dayIn(start, zone) === dayIn(end, zone);
+  return `${inZone(zone, true).format(start)} – ${inZone(zone, !sameDay).format(end)}`;
 }
 
 /** Seconds as "30 s", "5 min", "1 h 30 min", "1 d". */

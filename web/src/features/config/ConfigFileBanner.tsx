@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Notice } from '../../components/ui/Notice';
 import { api } from '../../lib/api';
 import { useCan } from '../auth/api/session';
+import { formatDateTime } from '../../lib/format';
 
 /** Problems listed in the banner; the rest are counted (the log and the API have them all). */
 const SHOWN = 5;
@@ -30,7 +31,7 @@ export function ConfigFileBanner() {
   const { data } = useConfigFileStatus(isAdmin);
   if (!isAdmin || !data?.enabled || data.ok !== false) return null;
   const since = data.lastAppliedAt
-    ? `the configuration applied ${new Date(data.lastAppliedAt).toLocaleString()} keeps running`
+    ? `the configuration applied ${formatDateTime(data.lastAppliedAt)} keeps running`
     : 'nothing from them is applied yet';
   return (
     <Notice

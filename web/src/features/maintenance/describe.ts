@@ -32,35 +32,3 @@ export function describeScope(scope: MaintenanceScope, names: ReadonlyMap<number
   const more = known.length > 3 ? ` and ${known.length - 3} more` : '';
   return `${shown}${more}`;
 }
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-function format(zone: string, withDate: boolean): Intl.DateTimeFormat {
-  const key = `${zone}|${withDate}`;
-  let f = formats.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(undefined, {
-      timeZone: zone,
-      ...(withDate ? { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' } : {}),
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    formats.set(key, f);
-  }
-  return f;
-}
-
-const dayIn = (t: number, zone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short' }).format(t);
-
-/** "Sun, 29 Mar 2026, 03:00 – 04:30" in the window's zone; the end repeats the date only when it differs. */
-export function formatRange(startsAt: string, endsAt: string, zone: string): string {
-  const start = Date.parse(startsAt);
-  const end = Date.parse(endsAt);
-  const sameDay = dayIn(start, zone) === dayIn(end, zone);
-  return `${format(zone, true).format(start)} – ${format(zone, !sameDay).format(end)}`;
-}
-
-export function formatInstant(at: string, zone: string): string {
-  return format(zone, true).format(Date.parse(at));
-}

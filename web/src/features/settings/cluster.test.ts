@@ -1,23 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatAge,
-  formatMiB,
-  formatRate,
-  formatShare,
-  mixedVersions,
-  unownedTitle,
-} from './cluster';
+import { formatMiB, formatRate, formatShare, mixedVersions, unownedTitle } from './cluster';
 
 describe('Settings → Cluster figures', () => {
-  it('gives heartbeat ages with a decimal while they are short', () => {
-    expect(formatAge(0)).toBe('0.0 s ago');
-    expect(formatAge(1234)).toBe('1.2 s ago');
-    expect(formatAge(9_949)).toBe('9.9 s ago');
-    expect(formatAge(12_400)).toBe('12 s ago');
-    expect(formatAge(185_000)).toBe('3 min ago');
-    expect(formatAge(-1)).toBe('—');
-  });
-
   it('gives a share of the partitions that is 100% only when all are owned', () => {
     expect(formatShare(1024, 1024)).toBe('100%');
     expect(formatShare(1023, 1024)).toBe('99.9%');

@@ -4,14 +4,6 @@ import { formatCount, plural } from '../../lib/format';
 /** How often Settings → Cluster asks again: a few renewals (2 s each), so shares move visibly. */
 export const CLUSTER_REFRESH_MS = 5000;
 
-/** A heartbeat's age: "0.4 s ago", "1.2 s ago", "12 s ago", "3 min ago". */
-export function formatAge(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '—';
-  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s ago`;
-  if (ms < 60_000) return `${Math.round(ms / 1000)} s ago`;
-  return `${Math.floor(ms / 60_000)} min ago`;
-}
-
 /** A member's part of the partitions: "25%", "33.3%", "0.1%"; never "100%" unless all. */
 export function formatShare(owned: number, total: number): string {
   if (total <= 0 || owned <= 0) return '0%';

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Skeleton } from '../../../components/ui/Skeleton';
 import { isApiError } from '../../../lib/api';
 import { maintenancePreviewQuery } from '../api/maintenance';
-import { formatRange } from '../describe';
+import { formatRangeIn } from '../../../lib/format';
 import type { MaintenancePreviewInput } from '@pagewatch/contract';
 
 /** `value` once it has stopped changing for `ms`: a rule typed key by key is asked about once. */
@@ -48,7 +48,7 @@ export function OccurrencePreview({ input }: { input: MaintenancePreviewInput | 
         <ol className="mw-preview__list" role="status" aria-live="polite">
           {data.occurrences.map((o) => (
             <li key={o.startsAt}>
-              <time dateTime={o.startsAt}>{formatRange(o.startsAt, o.endsAt, zone)}</time>
+              <time dateTime={o.startsAt}>{formatRangeIn(o.startsAt, o.endsAt, zone)}</time>
             </li>
           ))}
         </ol>

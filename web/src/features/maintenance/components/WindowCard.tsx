@@ -1,7 +1,8 @@
 import type { MaintenanceWindow } from '@pagewatch/contract';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
-import { describeSchedule, describeScope, formatInstant, formatRange } from '../describe';
+import { formatInstantIn, formatRangeIn } from '../../../lib/format';
+import { describeSchedule, describeScope } from '../describe';
 
 const stateLabel: Record<MaintenanceWindow['state'], string> = {
   active: 'Active',
@@ -68,7 +69,7 @@ export function WindowCard({
               <dt>When</dt>
               <dd>
                 <time dateTime={w.schedule.startsAt}>
-                  {formatRange(w.schedule.startsAt, w.schedule.endsAt, w.timezone)}
+                  {formatRangeIn(w.schedule.startsAt, w.schedule.endsAt, w.timezone)}
                 </time>
               </dd>
             </div>
@@ -78,7 +79,9 @@ export function WindowCard({
                 <div>
                   <dt>Until</dt>
                   <dd>
-                    <time dateTime={w.activeUntil}>{formatInstant(w.activeUntil, w.timezone)}</time>
+                    <time dateTime={w.activeUntil}>
+                      {formatInstantIn(w.activeUntil, w.timezone)}
+                    </time>
                   </dd>
                 </div>
               )}
@@ -87,7 +90,7 @@ export function WindowCard({
                   <dt>{w.state === 'active' ? 'Then' : 'Next'}</dt>
                   <dd>
                     <time dateTime={next.startsAt}>
-                      {formatRange(next.startsAt, next.endsAt, w.timezone)}
+                      {formatRangeIn(next.startsAt, next.endsAt, w.timezone)}
                     </time>
                   </dd>
                 </div>

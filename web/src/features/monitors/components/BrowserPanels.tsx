@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/Button';
 import { ErrorNotice } from '../../../components/ui/Notice';
 import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { Skeleton } from '../../../components/ui/Skeleton';
-import { formatMs } from '../../../lib/format';
+import { formatDateTime, formatMs } from '../../../lib/format';
 import { browserRunsQuery } from '../api/queries';
 import './browser.css';
 
@@ -194,7 +194,7 @@ function Screenshot({
     if (!open && d.open) d.close();
   }, [open]);
   const src = screenshotUrl(monitorId, run.checkId);
-  const alt = `The page as Chromium showed it at ${new Date(run.at).toLocaleString()}`;
+  const alt = `The page as Chromium showed it at ${formatDateTime(run.at)}`;
   return (
     <>
       <button type="button" className="bshot" onClick={() => setOpen(true)}>

@@ -2,7 +2,7 @@ import type { ApiKey } from '@pagewatch/contract';
 import { memo } from 'react';
 import { Button } from '../../../../components/ui/Button';
 import { RelativeTime } from '../../../../components/ui/RelativeTime';
-import { formatDateTime } from '../../../../lib/format';
+import { formatDate, formatDateTime } from '../../../../lib/format';
 import { useNow } from '../../../../lib/now';
 import { roleLabel } from '../../../auth/roles';
 
@@ -14,7 +14,7 @@ function Expiry({ iso }: { iso: string | null }) {
     <span className={expired ? 'text-down' : undefined}>
       {expired ? 'Expired ' : ''}
       <time dateTime={iso} title={formatDateTime(iso)}>
-        {new Date(iso).toLocaleDateString()}
+        {formatDate(iso)}
       </time>
     </span>
   );

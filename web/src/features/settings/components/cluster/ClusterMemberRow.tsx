@@ -1,7 +1,7 @@
 import type { ClusterMemberView } from '@pagewatch/contract';
 import { RelativeTime } from '../../../../components/ui/RelativeTime';
-import { formatCount, formatDateTime } from '../../../../lib/format';
-import { formatAge, formatMiB, formatRate, formatShare } from '../../cluster';
+import { formatAge, formatCount, formatDateTime } from '../../../../lib/format';
+import { formatMiB, formatRate, formatShare } from '../../cluster';
 
 interface ClusterMemberRowProps {
   member: ClusterMemberView;
