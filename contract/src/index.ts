@@ -32,3 +32,7 @@ export * from './imports.js';
 export * from './settings.js';
 export * from './monitor-bulk.js';
 export * from './alert-coverage.js';
+export * from './escalation.js';
+export * from './dependencies.js';
+export * from './heartbeat-schedule.js';
+export * from './domain-expiry.js';
