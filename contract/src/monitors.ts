@@ -5,6 +5,8 @@ import { BrowserViewport, BrowserWaitFor } from './browser.js';
 import { CheckDetails, CheckErrorCode, CheckOutcome } from './checks.js';
 import { RequestHeadersInput, RequestHeaderView } from './request-headers.js';
 import { parseStatusRange } from './status-codes.js';
+import { HeartbeatSchedule } from './heartbeat-schedule.js';
+import { DomainExpiryWarnDays, DomainExpiryOption } from './domain-expiry.js';
 import { parseJsonPath } from './json-path.js';
 
 export * from './request-headers.js';
@@ -65,6 +67,7 @@ export const MonitorType = z.enum([
   'tls',
   'push',
   'browser',
+  'domain',
   'postgres',
   'mysql',
   'redis',
@@ -306,6 +309,8 @@ export const HttpMonitorInput = z
       .min(1024, 'Read at least 1 KiB (1,024 bytes)')
       .max(assertionLimits.bodyBytesMax, 'Read at most 10 MiB (10,485,760 bytes)')
       .default(defaults.maxBodyBytes),
+    /** Also watch the registration of the URL's registered domain (RDAP); null: off. */
+    domainExpiry: DomainExpiryOption.nullable().default(null),
   })
   .superRefine(timeoutBelowInterval)
   .superRefine((m, ctx) => {
@@ -530,7 +535,25 @@ export const PushMonitorInput = z.strictObject({
     .min(0, 'The grace period cannot be negative')
     .max(limits.graceMax, 'The grace period is at most a day (86,400 seconds)')
     .default(defaults.graceSeconds),
+  /** When pings are due: every `interval` (default), or on a cron / OnCalendar schedule. */
+  schedule: HeartbeatSchedule.default({ kind: 'interval' }),
 });
+
+/**
+ * A domain expiry check: look up the registration of `domain`'s registered domain through
+ * RDAP (the registry named for its TLD in IANA's bootstrap file) and judge its expiry like a
+ * certificate's: down once expired, degraded within `warnDays`. Lookups are cached, so the
+ * registry is asked a few times a day whatever the interval.
+ */
+export const DomainMonitorInput = z
+  .strictObject({
+    type: z.literal('domain'),
+    ...common,
+    interval: common.interval.default(3600),
+    domain: HostName,
+    warnDays: DomainExpiryWarnDays,
+  })
+  .superRefine(timeoutBelowInterval);
 const Selector = z
   .string()
   .trim()
@@ -1127,6 +1150,7 @@ export const MonitorInput = z.discriminatedUnion(
   'type',
   [
     HttpMonitorInput,
+    DomainMonitorInput,
     TcpMonitorInput,
     DnsMonitorInput,
     TlsMonitorInput,
@@ -1214,6 +1238,7 @@ export const HttpMonitor = z.object({
   ignoreTls: z.boolean(),
   assertions: z.array(Assertion),
   maxBodyBytes: z.number().int(),
+  domainExpiry: DomainExpiryOption.nullable(),
 });
 export type HttpMonitor = z.infer<typeof HttpMonitor>;
 
@@ -1264,8 +1289,21 @@ export const PushMonitor = z.object({
   pushTokenHint: z.string(),
   /** When the last ping arrived; null before the first. */
   lastPingAt: z.iso.datetime().nullable(),
+  schedule: HeartbeatSchedule,
+  /** When the next ping is expected (the grace period runs from then); null when unknown. */
+  nextPingExpectedAt: z.iso.datetime().nullable(),
+  /** How long the last reported run took, ms (a `/start` ping, or `ping=`); null when unknown. */
+  lastRunMs: z.number().nullable(),
 });
 export type PushMonitor = z.infer<typeof PushMonitor>;
+
+export const DomainMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('domain'),
+  domain: z.string(),
+  warnDays: z.number().int(),
+});
+export type DomainMonitor = z.infer<typeof DomainMonitor>;
 
 export const BrowserMonitor = z.object({
   ...monitorCommon,
@@ -1415,6 +1453,7 @@ export type SmtpMonitor = z.infer<typeof SmtpMonitor>;
 /** The full monitor: common fields and state plus its type's settings. */
 export const Monitor = z.discriminatedUnion('type', [
   HttpMonitor,
+  DomainMonitor,
   TcpMonitor,
   DnsMonitor,
   TlsMonitor,
