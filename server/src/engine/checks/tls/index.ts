@@ -1,9 +1,9 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
-import type { AssertionResult, Certificate } from '@pagewatch/contract';
+import type { Certificate } from '@pagewatch/contract';
 import type { CheckContext, CheckRun } from '../types.js';
-import { describeCertificate } from '../certificate.js';
+import { judgeCertificate, type CertificateVerdict } from '../certificate-verdict.js';
 import {
   CheckFailure,
   classifyError,
@@ -11,12 +11,9 @@ import {
   openConnection,
   roundMs,
   RunState,
-  tlsVerifyFailure,
   waitFor,
   type LookupFn,
 } from '../socket.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface TlsCheckSpec {
   host: string;
@@ -63,15 +60,15 @@ export async function runTlsCheck(spec: TlsCheckSpec, ctx: CheckContext): Promis
     await waitFor(run, secure, 'secureConnect');
     run.hop.tlsEnd = performance.now();
     const latencyMs = roundMs(run.hop.tlsEnd - run.start);
-    certificate = describeCertificate(secure);
-    if (certificate === null) {
+    const verdict = judgeCertificate(secure, name, spec);
+    certificate = verdict?.certificate ?? null;
+    if (verdict === null) {
       throw new CheckFailure(
         'tls_handshake_failed',
         `${host}:${spec.port} completed the handshake without a certificate`,
       );
     }
-    const peer = secure.getPeerCertificate();
-    return judge(spec, name, certificate, peer, latencyMs, run);
+    return judge(spec, verdict, latencyMs, run);
   } catch (err) {
     const failure = classifyError(err, run.phase, run.endpoint);
     return {
@@ -90,67 +87,21 @@ export async function runTlsCheck(spec: TlsCheckSpec, ctx: CheckContext): Promis
   }
 }
 
-const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
-function expiryText(msLeft: number, expiresAt: number): string {
-  const days = Math.floor(msLeft / DAY_MS);
-  const inDays = days === 0 ? 'less than a day' : days === 1 ? '1 day' : `${days} days`;
-  return `expires in ${inDays} (on ${day(expiresAt)})`;
-}
-
 /**
  * Down for an expired, misnamed or (unless ignored) untrusted certificate; degraded when it
  * expires within the warning days or the handshake was slower than the threshold.
  */
 function judge(
   spec: TlsCheckSpec,
-  name: string,
-  cert: Certificate,
-  peer: tls.PeerCertificate,
+  verdict: CertificateVerdict,
   latencyMs: number,
   run: RunState,
 ): CheckRun {
-  const expiresAt = cert.notAfter === null ? null : Date.parse(cert.notAfter);
-  const msLeft = expiresAt === null ? null : expiresAt - Date.now();
-  const facts = {
-    validTo: cert.notAfter,
-    subject: cert.sans.length > 0 ? cert.sans.join(', ') : cert.subject,
-    issuer: cert.issuer,
-  };
-  const identity = tls.checkServerIdentity(name, peer);
-  // Node reports a good chain for the wrong name as unauthorized too; the name is judged apart.
-  const chainTrusted = cert.trusted || cert.verifyError === 'ERR_TLS_CERT_ALTNAME_INVALID';
-  const trustFailure =
-    chainTrusted || spec.ignoreTrust
-      ? null
-      : tlsVerifyFailure(cert.verifyError ?? 'CERT_UNTRUSTED', facts, name);
-  const expired = msLeft !== null && msLeft <= 0;
-  const expiring = msLeft !== null && !expired && msLeft <= spec.warnDays * DAY_MS;
-
-  const assertions = certificateAssertions(spec, name, {
-    expiresAt,
-    msLeft,
-    expired,
-    expiring,
-    nameOk: identity === undefined,
-    names: facts.subject,
-    chainTrusted,
-    verifyError: cert.verifyError,
-  });
-
-  let failure: CheckFailure | null = null;
-  if (expired) failure = tlsVerifyFailure('CERT_HAS_EXPIRED', facts, name);
-  else if (identity !== undefined)
-    failure = tlsVerifyFailure('ERR_TLS_CERT_ALTNAME_INVALID', facts, name);
-  else if (trustFailure !== null) failure = trustFailure;
-  let warning: { code: CheckRun['errorCode']; message: string } | null = null;
-  if (failure === null && expiring && expiresAt !== null && msLeft !== null) {
-    warning = {
-      code: 'tls_cert_expiring',
-      message: `The TLS certificate of ${name} ${expiryText(msLeft, expiresAt)}`,
-    };
-  } else if (
+  const { failure } = verdict;
+  let warning: { code: CheckRun['errorCode']; message: string } | null = verdict.warning;
+  if (
     failure === null &&
+    warning === null &&
     spec.degradedThresholdMs !== null &&
     latencyMs > spec.degradedThresholdMs
   ) {
@@ -168,59 +119,7 @@ function judge(
     errorCode: problem?.code ?? null,
     errorMessage: problem?.message ?? null,
     responseSize: null,
-    certExpiresAt: expiresAt,
-    details: { certificate: cert, assertions },
+    certExpiresAt: verdict.expiresAt,
+    details: { certificate: verdict.certificate, assertions: verdict.assertions },
   };
-}
-
-/** What the judgement found, for the assertions the monitor page lists. */
-interface Judgement {
-  expiresAt: number | null;
-  msLeft: number | null;
-  expired: boolean;
-  expiring: boolean;
-  nameOk: boolean;
-  /** The names the certificate is for. */
-  names: string | null;
-  chainTrusted: boolean;
-  verifyError: string | null;
-}
-
-/** Expiry (soft until expired), name and, unless ignored, trust, as expected vs actual. */
-function certificateAssertions(spec: TlsCheckSpec, name: string, j: Judgement): AssertionResult[] {
-  const assertions: AssertionResult[] = [
-    {
-      kind: 'certificate',
-      target: 'expiry',
-      expected: `more than ${spec.warnDays} ${spec.warnDays === 1 ? 'day' : 'days'} left`,
-      actual:
-        j.expiresAt === null || j.msLeft === null
-          ? null
-          : j.expired
-            ? `expired on ${day(j.expiresAt)}`
-            : expiryText(j.msLeft, j.expiresAt),
-      passed: !j.expired && !j.expiring,
-      // Expiring soon only degrades; expired fails outright.
-      soft: !j.expired,
-    },
-    {
-      kind: 'certificate',
-      target: 'name',
-      expected: `valid for ${name}`,
-      actual: j.nameOk ? `valid for ${name}` : j.names,
-      passed: j.nameOk,
-      soft: false,
-    },
-  ];
-  if (!spec.ignoreTrust) {
-    assertions.push({
-      kind: 'certificate',
-      target: 'trust',
-      expected: 'a chain to a trusted root',
-      actual: j.chainTrusted ? 'trusted' : (j.verifyError ?? 'not trusted'),
-      passed: j.chainTrusted,
-      soft: false,
-    });
-  }
-  return assertions;
 }
