@@ -957,11 +957,11 @@ export const WebSocketMonitorInput = z
         message: 'Enter the text the reply must contain',
       });
     }
-    if (m.expectKind === 'json' && !/^\$(?:\.[A-Za-z0-9_-]+|\[\d+\])*$/.test(m.expectPath)) {
+    if (m.expectKind === 'json' && parseJsonPath(m.expectPath) === null) {
       ctx.addIssue({
         code: 'custom',
         path: ['expectPath'],
-        message: 'Write a path from $ with .names and [indexes], e.g. $.status or $.items[0].ok',
+        message: "Use $ then .name, ['name'], [0] or [*] steps, e.g. $.status or $.items[0].ok",
       });
     }
   });
