@@ -447,6 +447,10 @@ async function runEngine(engine) {
     timeout: TIMEOUT_S,
     parallel: 8,
     progressEvery: 10_000,
+  }).catch((err) => {
+    // The answer says only "500": the seeding server's log says why.
+    console.error(serverComplaints(seeder).slice(-10).join('\n'));
+    throw err;
   });
   const post = summarize(created.latencies);
   console.log(

@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { DB } from './schema.js';
 import { migrateToLatest, type MigrateOptions } from './migrations/index.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
-import { PagewatchSqliteDialect } from './sqlite-dialect.js';
+import { BUSY_TIMEOUT_MS, PagewatchSqliteDialect } from './sqlite-dialect.js';
 import { cachingStatements } from './sqlite-statement-cache.js';
 import type { WriteTurns } from './write-turns.js';
 
@@ -56,7 +56,7 @@ async function openSqlite(file: string, turns: WriteTurns | null): Promise<Datab
   // process crashes, which is what a monitor needs (not across power loss).
   native.pragma('journal_mode = WAL');
   native.pragma('synchronous = NORMAL');
-  native.pragma('busy_timeout = 5000');
+  native.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   native.pragma('foreign_keys = ON');
   native.pragma('cache_size = -32000');
   const db = new Kysely<DB>({

@@ -27,6 +27,11 @@ import type { WriteTurns } from './write-turns.js';
  * - With `turns`, a transaction or a lone write first waits for this process's turn at the
  *   write lock, given out across the machine by the primary, so the processes never wait at
  *   the lock itself (better-sqlite3 would wait there with the event loop blocked).
+ * - Taking the write lock never waits long inside SQLite: the checkpointer thread's TRUNCATE
+ *   holds the lock while it copies and syncs, which on a busy disk took over 5 s and failed a
+ *   monitor's creation with "database is locked" (and blocked the event loop all that time).
+ *   BEGIN IMMEDIATE and lone writes try with a short busy timeout and wait between tries on
+ *   the event loop, for up to WRITE_LOCK_WAIT_MS.
  */
 export class PagewatchSqliteDialect implements Dialect {
   constructor(private readonly settings: { database: SqliteDatabase; turns?: WriteTurns | null }) {}
@@ -46,6 +51,18 @@ export class PagewatchSqliteDialect implements Dialect {
 }
 
 const none = () => {};
+
+/** How long a write waits for SQLite's write lock, in all, before it fails. */
+export const WRITE_LOCK_WAIT_MS = 30_000;
+/** The busy timeout of one try at the write lock, spent blocking the event loop. */
+const TRY_BUSY_MS = 10;
+/** The busy timeout of everything else (reads in WAL mode practically never wait). */
+export const BUSY_TIMEOUT_MS = 5000;
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
 
 type PreparedStatement = ReturnType<SqliteDatabase['prepare']> & { readonly readonly?: boolean };
 
@@ -109,7 +126,7 @@ class Connection implements DatabaseConnection {
   async begin(): Promise<void> {
     this.turn = this.turns ? await this.turns.acquire() : none;
     try {
-      this.run(CompiledQuery.raw('begin immediate'));
+      await this.whenLockFree(() => this.run(CompiledQuery.raw('begin immediate')));
     } catch (err) {
       this.dropTurn();
       throw err;
@@ -131,12 +148,39 @@ class Connection implements DatabaseConnection {
       const release = await this.turns.acquire();
       try {
         // Prepared again: while this waited for its turn, another query may have iterated it.
-        return this.run(query);
+        return await this.whenLockFree(() => this.run(query));
       } finally {
         release();
       }
     }
+    if (this.turn === null && stmt.readonly !== true) {
+      return this.whenLockFree(() => this.run(query));
+    }
     return this.run(query, stmt);
+  }
+
+  /**
+   * Runs `write`, which takes the write lock, with a short busy timeout; while another
+   * connection (the checkpointer, another process) holds the lock, waits on the event loop
+   * and tries again, backing off to 50 ms, for up to WRITE_LOCK_WAIT_MS.
+   */
+  private async whenLockFree<T>(write: () => T): Promise<T> {
+    const started = Date.now();
+    for (let attempt = 0; ; attempt += 1) {
+      this.busyTimeout(TRY_BUSY_MS);
+      try {
+        return write();
+      } catch (err) {
+        if (!isBusy(err) || Date.now() - started >= WRITE_LOCK_WAIT_MS) throw err;
+      } finally {
+        this.busyTimeout(BUSY_TIMEOUT_MS);
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2 ** attempt, 50)));
+    }
+  }
+
+  private busyTimeout(ms: number): void {
+    this.db.prepare(`pragma busy_timeout = ${ms}`).all([]);
   }
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {

@@ -54,6 +54,38 @@ describe('SQLite transactions beside another writer', () => {
     expect(rows[0]!.n).toBe(101);
   });
 
+  it('waits for a write lock held by another connection on the event loop, not inside SQLite', async () => {
+    // The checkpointer thread's TRUNCATE holds the write lock while it copies and syncs; on a
+    // busy disk that took seconds. Held here for 300 ms by a connection in this very thread,
+    // released by a timer: waiting inside SQLite (its busy timeout) would block the timer, and
+    // the wait would end only in "database is locked".
+    other.prepare('begin immediate').run();
+    const release = setTimeout(() => other.prepare('commit').run(), 300);
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 20);
+    try {
+      const started = Date.now();
+      await database.db.transaction().execute(async (trx) => {
+        await sql`update counters set n = n + 1 where id = 1`.execute(trx);
+      });
+      // And a lone write (outside a transaction) waits the same way.
+      other.prepare('begin immediate').run();
+      setTimeout(() => other.prepare('commit').run(), 200);
+      await sql`update counters set n = n + 1 where id = 1`.execute(database.db);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+      // The event loop ran all along: the interval ticked through both waits.
+      expect(ticks).toBeGreaterThanOrEqual(10);
+    } finally {
+      clearTimeout(release);
+      clearInterval(ticker);
+      if (other.inTransaction) other.prepare('rollback').run();
+    }
+    const { rows } = await sql<{ n: number }>`select n from counters where id = 1`.execute(
+      database.db,
+    );
+    expect(rows[0]!.n).toBe(103);
+  });
+
   it('keeps prepared statements by their SQL, and gives a fresh one while the kept one is iterated', () => {
     const native = new SQLite(':memory:');
     const cached = cachingStatements(native);
