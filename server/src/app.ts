@@ -30,6 +30,9 @@ import { statusPageApiRoutes } from './http/routes/api/status-pages.js';
 import { configRoutes } from './http/routes/api/config.js';
 import { configStatusRoutes } from './http/routes/api/config-status.js';
 import { deliveryRoutes } from './http/routes/api/deliveries.js';
+import { escalationRoutes } from './http/routes/api/escalation.js';
+import { ackRoutes } from './http/routes/public/ack.js';
+import { dependencyRoutes } from './http/routes/api/dependencies.js';
 import { notificationChannelRoutes } from './http/routes/api/notification-channels.js';
 import { alertCoverageRoutes } from './http/routes/api/alert-coverage.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
@@ -134,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await pushRoutes(app, deps.services);
   // Its own context: the form-body parser applies to these routes only.
   await app.register((child) => subscribeRoutes(child, deps.services));
+  await app.register((child) => ackRoutes(child, deps.services));
   authRoutes(app, api, deps.services);
   userRoutes(app, api, deps.services);
   monitorRoutes(app, api, deps.services);
@@ -144,7 +148,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await statusPageApiRoutes(app, api, deps.services);
   notificationChannelRoutes(app, api, deps.services);
   alertCoverageRoutes(app, api, deps.services);
+  dependencyRoutes(app, api, deps.services);
   deliveryRoutes(app, api, deps.services);
+  escalationRoutes(app, api, deps.services);
   clusterRoutes(app, api, deps.services);
   settingsRoutes(app, api, deps.services);
   backupRoutes(app, api, deps.services);

@@ -291,6 +291,11 @@ export interface NotificationChannelsTable {
   config_applied: string | null;
 }
 
+export interface MonitorParentsTable {
+  monitor_id: number;
+  parent_id: number;
+}
+
 export interface MonitorChannelsTable {
   monitor_id: number;
   channel_id: number;
@@ -457,13 +462,47 @@ export interface DeletedUsersTable {
   deleted_at: Millis;
 }
 
+/** Escalation policies (ADR 39). */
+export interface EscalationPoliciesTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON EscalationStep[]. */
+  steps: string;
+  repeat_count: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** One outage routed by a policy: the durable escalation timer (ADR 39). */
+export interface EscalationsTable {
+  id: Generated<number>;
+  monitor_id: number;
+  policy_id: number | null;
+  outage_key: string;
+  /** The DOWN AlertEvent as JSON. */
+  event: string;
+  started_at: Millis;
+  next_step: number | null;
+  cycle: number;
+  next_due_at: Millis | null;
+  /** JSON number[] of channels notified. */
+  notified: string;
+  acked_at: Millis | null;
+  acked_by: string | null;
+  acked_via: string | null;
+  resolved_at: Millis | null;
+}
+
 export interface DB {
+  escalation_policies: EscalationPoliciesTable;
+  escalations: EscalationsTable;
   cluster_members: ClusterMembersTable;
   cluster_partitions: ClusterPartitionsTable;
   cluster_singletons: ClusterSingletonsTable;
   check_requests: CheckRequestsTable;
   notification_channels: NotificationChannelsTable;
   monitor_channels: MonitorChannelsTable;
+  monitor_parents: MonitorParentsTable;
   deliveries: DeliveriesTable;
   status_pages: StatusPagesTable;
   status_page_sections: StatusPageSectionsTable;

@@ -19,6 +19,7 @@ export const BACKUP_TABLES: readonly string[] = [
   'monitors',
   'notification_channels',
   'monitor_channels',
+  'monitor_parents',
   'check_results',
   'browser_runs',
   'rollup_minute',

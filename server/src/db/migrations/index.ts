@@ -30,6 +30,8 @@ import { configApplied } from './020-config-applied.js';
 import { accountTokens } from './021-account-tokens.js';
 import { statusPageTimeZone } from './023-status-page-time-zone.js';
 import { auditFilters } from './025-audit-filters.js';
+import { escalation } from './027-escalation.js';
+import { monitorParents } from './029-monitor-parents.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -65,6 +67,8 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '021-account-tokens': accountTokens(engine),
     '023-status-page-time-zone': statusPageTimeZone(),
     '025-audit-filters': auditFilters(),
+    '027-escalation': escalation(engine),
+    '029-monitor-parents': monitorParents(),
   };
 }
 

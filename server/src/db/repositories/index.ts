@@ -17,7 +17,9 @@ import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
 import { monitorBulkRepository } from './monitor-bulk.js';
 import { monitorMetricsRepository } from './monitor-metrics.js';
+import { monitorParentsRepository } from './monitor-parents.js';
 import { deliveryLogRepository } from './delivery-log.js';
+import { escalationsRepository } from './escalations.js';
 import { notificationChannelsRepository } from './notification-channels.js';
 import { resultsRepository } from './results.js';
 import { retentionRepository } from './retention.js';
@@ -39,6 +41,7 @@ export function repositories(database: Database) {
     monitors: monitorsRepository(database.db),
     monitorBulk: monitorBulkRepository(database.db),
     monitorMetrics: monitorMetricsRepository(database.db),
+    monitorParents: monitorParentsRepository(database.db),
     results: resultsRepository(database.db, database.engine, outbox),
     browserRuns: browserRunsRepository(database.db),
     rollups: rollupsRepository(database.db),
@@ -57,6 +60,7 @@ export function repositories(database: Database) {
     notificationChannels: notificationChannelsRepository(database.db),
     channelCoverage: channelCoverageRepository(database.db),
     deliveryLog: deliveryLogRepository(database.db),
+    escalations: escalationsRepository(database.db),
     statusPublic: statusPublicRepository(database.db),
     cluster: clusterRepository(database.db, database.engine),
     checkRequests: checkRequestsRepository(database.db, database.engine),

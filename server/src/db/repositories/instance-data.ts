@@ -41,6 +41,7 @@ const dataTables = [
   'rollup_day',
   'status_flips',
   'monitor_channels',
+  'monitor_parents',
   'deliveries',
   'incident_updates',
   'incident_monitors',

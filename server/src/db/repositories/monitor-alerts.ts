@@ -1,10 +1,18 @@
 import { AlertRules, defaultAlertRules, type MonitorType } from '@pagewatch/contract';
 import type { Transaction } from 'kysely';
-import { decideAlerts, decodeAlertState, encodeAlertState } from '../../domain/alerting/index.js';
+import {
+  announcingKinds,
+  decideAlerts,
+  decodeAlertState,
+  encodeAlertState,
+  type AlertFacts,
+} from '../../domain/alerting/index.js';
 import type { MonitorRecord, MonitorSettings } from '../../domain/monitor.js';
 import { monitorTarget } from '../../domain/monitor-types.js';
 import type { DB } from '../schema.js';
 import { enqueueMonitorAlerts } from './deliveries.js';
+import { followEscalation } from './escalations.js';
+import { holdingParent } from './monitor-parents.js';
 import type { ResultWrite } from './results.js';
 
 /** The monitor columns the result write's update returns for alerting (no extra query). */
@@ -61,36 +69,46 @@ export async function followAlerts(
   states: Map<number, string | null>,
 ): Promise<number> {
   const { run } = w;
-  const { events, state } = decideAlerts({
-    rules: rulesOf(row.alert_rules),
-    state: decodeAlertState(row.alert_state),
-    facts: {
-      at: w.at,
-      monitor: () => ({
-        id: w.monitorId,
-        name: row.name,
-        type: row.type as MonitorType,
-        target: monitorTarget({
-          type: row.type,
-          settings: JSON.parse(row.config) as MonitorSettings,
-        } as MonitorRecord),
-      }),
-      status: w.status,
-      flip: w.flip,
-      outcome: run.outcome,
-      failures: w.failures,
-      retries: row.retries,
-      errorCode: run.errorCode,
-      errorMessage: run.errorMessage,
-      firstFailureAt: w.firstFailure?.at ?? null,
-      certExpiresAt: run.certExpiresAt,
-      maintenance: w.maintenance ?? false,
-    },
-  });
+  const facts: AlertFacts = {
+    at: w.at,
+    monitor: () => ({
+      id: w.monitorId,
+      name: row.name,
+      type: row.type as MonitorType,
+      target: monitorTarget({
+        type: row.type,
+        settings: JSON.parse(row.config) as MonitorSettings,
+      } as MonitorRecord),
+    }),
+    status: w.status,
+    flip: w.flip,
+    outcome: run.outcome,
+    failures: w.failures,
+    retries: row.retries,
+    errorCode: run.errorCode,
+    errorMessage: run.errorMessage,
+    firstFailureAt: w.firstFailure?.at ?? null,
+    certExpiresAt: run.certExpiresAt,
+    maintenance: w.maintenance ?? false,
+  };
+  const rules = rulesOf(row.alert_rules);
+  const before = decodeAlertState(row.alert_state);
+  let { events, state } = decideAlerts({ rules, state: before, facts });
+  // A down parent holds the announcement (ADR 41); asked only when there is one to hold.
+  if (events.some((e) => announcingKinds.has(e.kind))) {
+    const heldBy = await holdingParent(trx, w.monitorId);
+    if (heldBy)
+      ({ events, state } = decideAlerts({ rules, state: before, facts: { ...facts, heldBy } }));
+  }
   const encoded = encodeAlertState(state);
   if (encoded !== row.alert_state) states.set(w.monitorId, encoded);
   if (events.length === 0) return 0;
   // The result's round and attempt name it in every process; a write without a round, its time.
   const resultKey = w.round ? `r${w.round.roundDue}.${w.round.attempt}` : `t${w.at}`;
+  // A policy routes the outage (ADR 39); without one, every channel hears it at once.
+  if (rules.escalationPolicyId !== null) {
+    const policyId = rules.escalationPolicyId;
+    return followEscalation(trx, { monitorId: w.monitorId, policyId, events, at: w.at, resultKey });
+  }
   return enqueueMonitorAlerts(trx, w.monitorId, events, w.at, resultKey);
 }

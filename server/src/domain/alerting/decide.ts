@@ -32,7 +32,20 @@ export interface AlertFacts {
   certExpiresAt: number | null;
   /** Checked inside an active maintenance window (SPEC §4: raises nothing). */
   maintenance: boolean;
+  /**
+   * A parent that is down (ADR 41): a bad status is then not announced (nor reminded of);
+   * recovery is never held. The writer looks it up only when a first decision would announce.
+   */
+  heldBy?: { id: number; name: string } | null;
 }
+
+/** Events that announce a bad status: the ones a down parent holds back (ADR 41). */
+export const announcingKinds: ReadonlySet<AlertEventKind> = new Set([
+  'monitor.down',
+  'heartbeat.missed',
+  'monitor.degraded',
+  'monitor.still_down',
+]);
 
 export interface AlertDecision {
   events: AlertEvent[];
@@ -90,6 +103,7 @@ function statusAlerts(
   f: AlertFacts,
   event: (kind: AlertEventKind) => AlertEvent,
 ): AlertEvent[] {
+  if (f.heldBy && isBad(f.status)) return [];
   if (f.status === 'down') {
     const downChecks = confirmedDown(f);
     if (s.announced !== 'down') {

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { MonitorStatus } from './monitors.js';
+
+/** Issue 18 item 6, ADR 41: a monitor's alerts are held while a parent of it is down. */
+export const dependencyLimits = { parentsMax: 20 } as const;
+
+/** Replaces a monitor's parents. */
+export const MonitorParentsInput = z.strictObject({
+  parentIds: z
+    .array(z.number().int().positive('Choose a monitor'))
+    .max(dependencyLimits.parentsMax, 'At most 20 parents'),
+});
+export type MonitorParentsInput = z.infer<typeof MonitorParentsInput>;
+
+export const DependencyMonitor = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  status: MonitorStatus,
+});
+export type DependencyMonitor = z.infer<typeof DependencyMonitor>;
+
+/** A monitor's parents and the monitors that depend on it. */
+export const MonitorDependencies = z.object({
+  parents: z.array(DependencyMonitor),
+  children: z.array(DependencyMonitor),
+});
+export type MonitorDependencies = z.infer<typeof MonitorDependencies>;
+
+/** Monitors shown as "down, parent X down": down while a parent of theirs is down. */
+export const HeldMonitors = z.object({
+  items: z.array(
+    z.object({
+      monitorId: z.number().int(),
+      parent: z.object({ id: z.number().int(), name: z.string() }),
+    }),
+  ),
+});
+export type HeldMonitors = z.infer<typeof HeldMonitors>;

@@ -1,0 +1,1 @@
+export { cycleThrough, dependencyRoot, linksOf, type ParentLinks } from './graph.js';
