@@ -4,6 +4,11 @@ import type { MonitorRecord, SettingsOf } from './monitor.js';
 interface TypeTraits<T extends MonitorType> {
   /** What the monitor points at, as shown in lists. */
   target(settings: SettingsOf<T>): string;
+  /**
+   * The type's settings carry a write-only `password` (sealed in the monitor's secret column,
+   * shown as `hasPassword`).
+   */
+  password?: true;
 }
 
 /** IPv6 literals are bracketed before a port, as in URLs. */
@@ -19,7 +24,30 @@ const traits: { [T in MonitorType]: TypeTraits<T> } = {
   // Nothing is fetched: the job calls in. The URL's token is a secret, never a list's text.
   push: { target: () => 'push' },
   browser: { target: (s) => s.url },
+  domain: { target: (s) => s.domain },
+  postgres: {
+    password: true,
+    target: (s) =>
+      `postgres://${hostPort(s.host, s.port)}${s.database === '' ? '' : `/${s.database}`}`,
+  },
+  mysql: {
+    password: true,
+    target: (s) =>
+      `mysql://${hostPort(s.host, s.port)}${s.database === '' ? '' : `/${s.database}`}`,
+  },
+  redis: {
+    password: true,
+    target: (s) => `redis://${hostPort(s.host, s.port)}${s.database === 0 ? '' : `/${s.database}`}`,
+  },
+  mongodb: {
+    password: true,
+    target: (s) => `mongodb://${hostPort(s.host, s.port)}/${s.database}`,
+  },
 };
+
+/** Whether monitors of this type keep a write-only password in their secret column. */
+export const hasPassword = (type: MonitorType): boolean =>
+  (traits[type] as TypeTraits<MonitorType>).password === true;
 
 export const monitorTarget = (m: MonitorRecord): string =>
   (traits[m.type] as TypeTraits<MonitorType>).target(m.settings);

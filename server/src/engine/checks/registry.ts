@@ -12,7 +12,18 @@ import { secureContextFor } from './socket.js';
 import type { SecretOpener } from './stored-secret.js';
 import { runBrowserCheck, type BrowserEngine } from './browser/index.js';
 import { browserSecretsOf, browserSpecOf } from './browser/spec-of.js';
-import { redactRun } from './redact-secrets.js';
+import { redactRun, sentSecrets } from './redact-secrets.js';
+import { openStoredSecret } from './stored-secret.js';
+import { runPostgresCheck } from './postgres/index.js';
+import { runMysqlCheck } from './mysql/index.js';
+import { runRedisCheck } from './redis/index.js';
+import { runMongodbCheck } from './mongodb/index.js';
+import {
+  runDomainCheck,
+  sharedRdapClient,
+  withDomainExpiry,
+  type RdapClient,
+} from './domain/index.js';
 
 export interface EngineOptions {
   /** Extra trusted CA certificates (PEM) for targets behind a private CA. */
@@ -21,6 +32,8 @@ export interface EngineOptions {
   browser?: BrowserEngine;
   /** Opens request credentials sealed with the instance key (compose wires the SecretBox). */
   openSecret?: SecretOpener;
+  /** Cached RDAP lookups of domain monitors and the HTTP option; the process's by default. */
+  rdap?: RdapClient;
 }
 
 /** A check that could not start because its stored credential would not open. */
@@ -48,6 +61,22 @@ export interface CheckType {
   notBefore?(monitor: MonitorRecord): number | null;
 }
 
+/** Runs a check with the monitor's sealed password opened; it never shows in the results. */
+function withPassword(
+  m: MonitorRecord,
+  options: EngineOptions,
+  check: (password: string) => Promise<CheckRun>,
+): Promise<CheckRun> {
+  let password: string;
+  try {
+    password = openStoredSecret(m, options.openSecret);
+  } catch {
+    return Promise.resolve(unreadableCredential());
+  }
+  const secrets = sentSecrets([], [], { secret: password });
+  return check(password).then((run) => redactRun(run, secrets));
+}
+
 /** One line per check type; the engine knows no type by name anywhere else. */
 export const checkTypes: Record<MonitorType, CheckType> = {
   http: {
@@ -59,7 +88,20 @@ export const checkTypes: Record<MonitorType, CheckType> = {
         return Promise.resolve(unreadableCredential());
       }
       const secrets = httpSecretsOf(m, spec);
-      return runHttpCheck(spec, ctx).then((run) => redactRun(run, secrets));
+      const expiry = settingsOf(m, 'http').domainExpiry;
+      return runHttpCheck(spec, ctx)
+        .then((run) => redactRun(run, secrets))
+        .then((run) =>
+          expiry
+            ? withDomainExpiry(
+                run,
+                spec.url,
+                expiry.warnDays,
+                ctx,
+                options.rdap ?? sharedRdapClient(),
+              )
+            : run,
+        );
     },
   },
   tcp: {
@@ -96,6 +138,14 @@ export const checkTypes: Record<MonitorType, CheckType> = {
         ctx,
       ),
   },
+  domain: {
+    run: (m, ctx, options) =>
+      runDomainCheck(
+        { ...settingsOf(m, 'domain'), timeoutMs: m.timeout * 1000 },
+        ctx,
+        options.rdap ?? sharedRdapClient(),
+      ),
+  },
   push: {
     // The scheduled check runs only once no ping came in time (notBefore), so it is a miss.
     run: (m, ctx) => Promise.resolve(missedHeartbeat(m, ctx.now ?? Date.now())),
@@ -112,5 +162,64 @@ export const checkTypes: Record<MonitorType, CheckType> = {
       const secrets = browserSecretsOf(m, spec);
       return runBrowserCheck(spec, ctx, options.browser).then((run) => redactRun(run, secrets));
     },
+  },
+  postgres: {
+    run: (m, ctx, options) =>
+      withPassword(m, options, (password) =>
+        runPostgresCheck(
+          {
+            ...settingsOf(m, 'postgres'),
+            password,
+            timeoutMs: m.timeout * 1000,
+            degradedThresholdMs: m.degradedThresholdMs,
+            extraCa: options.extraCa,
+          },
+          ctx,
+        ),
+      ),
+  },
+  mysql: {
+    run: (m, ctx, options) =>
+      withPassword(m, options, (password) =>
+        runMysqlCheck(
+          {
+            ...settingsOf(m, 'mysql'),
+            password,
+            timeoutMs: m.timeout * 1000,
+            degradedThresholdMs: m.degradedThresholdMs,
+            extraCa: options.extraCa,
+          },
+          ctx,
+        ),
+      ),
+  },
+  redis: {
+    run: (m, ctx, options) =>
+      withPassword(m, options, (password) =>
+        runRedisCheck(
+          {
+            ...settingsOf(m, 'redis'),
+            password,
+            timeoutMs: m.timeout * 1000,
+            degradedThresholdMs: m.degradedThresholdMs,
+            extraCa: options.extraCa,
+          },
+          ctx,
+        ),
+      ),
+  },
+  mongodb: {
+    run: (m, ctx, options) =>
+      withPassword(m, options, (password) =>
+        runMongodbCheck(
+          {
+            ...settingsOf(m, 'mongodb'),
+            password,
+            timeoutMs: m.timeout * 1000,
+            degradedThresholdMs: m.degradedThresholdMs,
+          },
+          ctx,
+        ),
+      ),
   },
 };
