@@ -46,9 +46,16 @@ export interface EventBridge {
   close(): Promise<void>;
 }
 
-/** What crosses: a result's check details (certificate, assertions) can be large and stay home. */
+/**
+ * What crosses: a result's check details (certificate, assertions) can be large and stay home.
+ * They are left out, not set to null: null says "this check had none" and would take the
+ * certificate panel off an open monitor page; absent says "not carried", and the page reads
+ * the monitor again to show the latest check's (issue 17).
+ */
 function lean(event: ServerEvent): ServerEvent {
-  return event.kind === 'result' && event.details ? { ...event, details: null } : event;
+  if (event.kind !== 'result' || event.details === undefined) return event;
+  const { details: _home, ...rest } = event;
+  return rest;
 }
 
 /** Groups events into NOTIFY payloads under the size limit; ones too big alone are dropped. */

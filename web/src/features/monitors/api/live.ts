@@ -121,6 +121,11 @@ function patchMonitor(client: QueryClient, id: number, events: ServerEvent[]) {
   }
   void client.invalidateQueries({ queryKey: monitorKeys.statsAll(id) });
   void client.invalidateQueries({ queryKey: monitorKeys.browserRuns(id) });
+  // A result relayed from another process comes without its details (certificate, assertion
+  // results): an open monitor page reads them again so its panels follow the latest check.
+  if (events.some((e) => e.kind === 'result' && e.details === undefined)) {
+    void client.invalidateQueries({ queryKey: monitorKeys.detail(id), exact: true });
+  }
 }
 
 function parse(data: unknown): ServerEvent | null {
