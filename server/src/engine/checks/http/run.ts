@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import type { Certificate } from '@pagewatch/contract';
+import type { AssertionResult, Certificate } from '@pagewatch/contract';
 import { CheckFailure } from './errors.js';
 import { cancelledFailure, HopTimer, timeoutFailure, type Endpoint, type Phase } from './timing.js';
 
@@ -29,6 +29,8 @@ export class RunState {
   certExpiresAt: number | null = null;
   /** The certificate shown for the check: across redirects, the one expiring first. */
   certificate: Certificate | null = null;
+  /** How that certificate was judged, for checks that list it (protocol checks over TLS). */
+  certificateAssertions: AssertionResult[] | null = null;
   private readonly controller = new AbortController();
   private readonly resources = new Set<Destroyable>();
   private readonly timer: NodeJS.Timeout;
