@@ -117,6 +117,24 @@ export default tseslint.config(
       },
     ]),
   },
+  // The PostgreSQL check talks to a monitored server, not to Pagewatch's own store: pg is its driver.
+  {
+    files: ['server/src/engine/checks/postgres/**/*.ts'],
+    rules: restrict([
+      {
+        group: ['fastify', '@fastify/*'],
+        message: 'The engine and services never import the HTTP layer.',
+      },
+      {
+        regex: '^(\\.\\./)+http/',
+        message: 'The engine and services never import the HTTP layer.',
+      },
+      {
+        group: ['kysely', 'better-sqlite3'],
+        message: 'Only server/src/db talks to the database.',
+      },
+    ]),
+  },
   {
     files: ['server/src/db/**/*.ts'],
     rules: restrict([

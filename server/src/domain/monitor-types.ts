@@ -24,6 +24,10 @@ const traits: { [T in MonitorType]: TypeTraits<T> } = {
   // Nothing is fetched: the job calls in. The URL's token is a secret, never a list's text.
   push: { target: () => 'push' },
   browser: { target: (s) => s.url },
+  ping: { target: (s) => s.host },
+  udp: { target: (s) => `udp://${hostPort(s.host, s.port)}` },
+  websocket: { target: (s) => s.url },
+  grpc: { target: (s) => `grpc${s.tls ? 's' : ''}://${hostPort(s.host, s.port)}` },
   domain: { target: (s) => s.domain },
   postgres: {
     password: true,

@@ -6,6 +6,10 @@ import { noPhases } from '../../domain/check-run.js';
 import { runHttpCheck } from './http/index.js';
 import { httpSecretsOf, httpSpecOf } from './http/spec-of.js';
 import { runTcpCheck } from './tcp/index.js';
+import { runPingCheck } from './ping/index.js';
+import { runUdpCheck } from './udp/index.js';
+import { runWebSocketCheck } from './websocket/index.js';
+import { runGrpcCheck } from './grpc/index.js';
 import { runDnsCheck } from './dns/index.js';
 import { runTlsCheck } from './tls/index.js';
 import { secureContextFor } from './socket.js';
@@ -144,6 +148,52 @@ export const checkTypes: Record<MonitorType, CheckType> = {
         { ...settingsOf(m, 'domain'), timeoutMs: m.timeout * 1000 },
         ctx,
         options.rdap ?? sharedRdapClient(),
+      ),
+  },
+  ping: {
+    run: (m, ctx) =>
+      runPingCheck(
+        {
+          ...settingsOf(m, 'ping'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+        },
+        ctx,
+      ),
+  },
+  udp: {
+    run: (m, ctx) =>
+      runUdpCheck(
+        {
+          ...settingsOf(m, 'udp'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+        },
+        ctx,
+      ),
+  },
+  websocket: {
+    run: (m, ctx, options) =>
+      runWebSocketCheck(
+        {
+          ...settingsOf(m, 'websocket'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+          secureContext: secureContextFor(options.extraCa),
+        },
+        ctx,
+      ),
+  },
+  grpc: {
+    run: (m, ctx, options) =>
+      runGrpcCheck(
+        {
+          ...settingsOf(m, 'grpc'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+          secureContext: secureContextFor(options.extraCa),
+        },
+        ctx,
       ),
   },
   push: {

@@ -5,5 +5,5 @@
 export { degradedMessage } from './http/assess.js';
 export { openConnection, secureContextFor, type LookupFn } from './http/connect.js';
 export { CheckFailure, classifyError, tlsVerifyFailure } from './http/errors.js';
-export { RunState, waitFor } from './http/run.js';
+export { RunState, untilStopped, waitFor } from './http/run.js';
 export { roundMs } from './http/timing.js';

@@ -10,6 +10,7 @@ import {
 import { actorRole, type RequestContext } from '../../domain/actor.js';
 import { displayStatus } from '../../domain/monitor-state.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
+import { hasPassword } from '../../domain/monitor-types.js';
 import { presentLastCheck } from '../../services/monitors/present-summary.js';
 
 export { countByStatus, presentSummary } from '../../services/monitors/present-summary.js';
@@ -67,6 +68,11 @@ function basicAuthView(
   return { basicAuth: { username: auth.username, hasSecret } };
 }
 
+/** A database's or broker's password: whether one is stored, never what it is. */
+function passwordView(m: MonitorRecord): { hasPassword: boolean } | Record<string, never> {
+  return hasPassword(m.type) ? { hasPassword: m.secret != null } : {};
+}
+
 /** Request headers are write-only when secret: a secret one shows its name, never its value. */
 function headersView(m: MonitorRecord): { headers: RequestHeaderView[] } | Record<string, never> {
   if (m.type !== 'http' && m.type !== 'browser') return {};
@@ -97,6 +103,7 @@ export function presentMonitor(
     ...m.settings,
     ...authView(m),
     ...basicAuthView(m),
+    ...passwordView(m),
     ...headersView(m),
     type: m.type,
     name: m.name,

@@ -1,5 +1,6 @@
 import type { MonitorInput } from '@pagewatch/contract';
 import type { MonitorRecord } from '../../domain/monitor.js';
+import { hasPassword } from '../../domain/monitor-types.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { validationFailed } from '../../lib/errors.js';
 
@@ -11,7 +12,7 @@ export interface SealedDefinition {
   /** A new credential was given (for the audit log, which never sees the value). */
   secretChanged: boolean;
   /** The setting the credential belongs to, named in the audit log when it changed. */
-  field: 'auth' | 'basicAuth';
+  field: 'auth' | 'basicAuth' | 'password';
 }
 
 type Sealed = Omit<SealedDefinition, 'field'>;
@@ -38,6 +39,8 @@ export function sealCredentials(
   box: SecretBox,
 ): SealedDefinition {
   if (input.type === 'browser') return { ...sealBrowser(input, before, box), field: 'basicAuth' };
+  if (hasPassword(input.type))
+    return { ...sealPasswordField(input, before, box), field: 'password' };
   if (input.type !== 'http') return { input, secret: null, secretChanged: false, field: 'auth' };
   return { ...sealHttp(input, before, box), field: 'auth' };
 }
@@ -86,4 +89,18 @@ function sealBrowser(
   const kept = previous ? (before?.secret ?? (legacy === '' ? null : box.seal(legacy))) : null;
   const { password, ...rest } = basicAuth;
   return { input: { ...input, basicAuth: rest }, ...sealPassword(password, kept, box) };
+}
+
+/**
+ * The write-only `password` of the types that have one (databases, brokers): kept when left
+ * out of an update of a monitor of the same type, `''` for none.
+ */
+function sealPasswordField(
+  input: MonitorInput,
+  before: MonitorRecord | null,
+  box: SecretBox,
+): Sealed {
+  const { password, ...rest } = input as MonitorInput & { password?: string };
+  const kept = before?.type === input.type ? (before.secret ?? null) : null;
+  return { input: rest, ...sealPassword(password, kept, box) };
 }
