@@ -27,6 +27,8 @@ export interface ConnectOptions {
   lookup: LookupFn | undefined;
   /** Address family to connect over; 0 (any) when left out. */
   family?: Family;
+  /** ALPN protocols offered in the TLS handshake; `http/1.1` when left out (gRPC asks for h2). */
+  alpn?: string[];
 }
 
 const defaultLookup: LookupFn = (hostname, family) =>
@@ -109,7 +111,7 @@ async function handshake(
       // Verified below instead, so the certificate is captured even when it is rejected.
       rejectUnauthorized: false,
       secureContext: options.secureContext,
-      ALPNProtocols: ['http/1.1'],
+      ALPNProtocols: options.alpn ?? ['http/1.1'],
     }),
   );
   await waitFor(run, secure, 'secureConnect');
