@@ -67,7 +67,9 @@ async function session(
     upgradable.startTLS = (onSecure) => {
       startTLS((err) => {
         const secure = upgradable.stream as tls.TLSSocket;
-        onSecure(err ?? tools.verify(secure) ?? undefined);
+        // The client relabels the error it is given; the check keeps its own failure.
+        const refused = tools.verify(secure);
+        onSecure(err ?? (refused ? new Error(refused.message) : undefined));
       });
       tools.secured(upgradable.stream as tls.TLSSocket);
     };
@@ -91,9 +93,8 @@ async function session(
     );
     // A monitor's query must never change data, nor run past the check.
     await query('SET SESSION TRANSACTION READ ONLY');
-    const mariadb = /mariadb/i.test(
-      (connection as unknown as { serverVersion?: string }).serverVersion ?? '',
-    );
+    // Set by the client from the server's greeting.
+    const mariadb = (connection as unknown as { _isMariaDB?: boolean })._isMariaDB === true;
     await query(
       mariadb
         ? `SET SESSION max_statement_time = ${Math.max(0.001, spec.timeoutMs / 1000)}`

@@ -81,6 +81,8 @@ async function session(
     await untilStopped(tools.run, client.connect()).catch((err: unknown) => {
       throw lastError ?? err;
     });
+    // The client reports a refused AUTH or SELECT and carries on; the check must not.
+    if (lastError !== null) throw lastError;
     const words = splitRedisCommand(spec.command === '' ? 'PING' : spec.command) ?? ['PING'];
     const [name = 'PING', ...args] = words;
     const reply = await untilStopped(tools.run, client.call(name, ...args)).catch(
