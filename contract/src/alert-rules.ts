@@ -42,6 +42,13 @@ export const AlertRules = z.strictObject({
     .min(60, 'The window is at least 60 seconds')
     .max(86_400, 'The window is at most a day')
     .default(alertDefaults.flapWindowS),
+  /** Critical alerts break through quiet hours; warnings may wait (issue 18 item 5). */
+  severity: z.enum(['critical', 'warning']).default('critical'),
+  /**
+   * Who hears about an outage and when (issue 18, ADR 39); null: the monitor's channels at
+   * once, as before policies existed.
+   */
+  escalationPolicyId: z.number().int().positive('Choose a policy').nullable().default(null),
 });
 export type AlertRules = z.infer<typeof AlertRules>;
 export type AlertRulesInput = z.input<typeof AlertRules>;

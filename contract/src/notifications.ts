@@ -316,6 +316,18 @@ export const AlertEvent = z.object({
       message: z.string().nullable(),
     })
     .nullable(),
+  /**
+   * Set when an escalation policy routes this outage (ADR 39): which escalation, and for
+   * `monitor.up` who acknowledged. `ackUrl` is added at send time, per channel, and never stored.
+   */
+  escalation: z
+    .object({
+      id: z.number().int(),
+      acknowledgedBy: z.string().nullable(),
+      ackUrl: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
 });
 export type AlertEvent = z.infer<typeof AlertEvent>;
 

@@ -44,6 +44,7 @@ import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
 import { MonitorSeries } from './services/metrics/monitor-series.js';
 import { SettingsStore } from './services/settings/store.js';
 import { Dispatcher, type DispatcherOptions } from './notify/dispatcher.js';
+import { startEscalationJob, type EscalationJobOptions } from './escalation/job.js';
 
 export interface Pagewatch {
   app: FastifyInstance;
@@ -87,6 +88,8 @@ export interface ComposeOptions {
   retention?: Partial<RetentionOptions>;
   /** Notifier tuning beyond the config (tests shorten the retry schedule and the poll). */
   notifier?: Partial<DispatcherOptions>;
+  /** The escalation timer (ADR 39): tests shorten the poll or fast-forward its due clock. */
+  escalation?: Partial<EscalationJobOptions>;
   /**
    * Lease timings and partition options (tests shorten them; ADR 21). `overlap` makes the
    * scheduler check every monitor whatever it owns: only the tests of the result write's
@@ -194,6 +197,10 @@ export async function composePagewatch(
   const backupsLease = singletons.lease('backups');
   // PAGEWATCH_CONFIG: the files are applied by one process of the deployment (ADR 28).
   const configFileLease = config.configFile ? singletons.lease('config-file') : null;
+  // Escalation steps fire once per deployment, where alerts are sent (ADR 39).
+  const escalationsLease = config.roles.includes('notifier')
+    ? singletons.lease('escalations')
+    : null;
   // On PostgreSQL the others hear of a join, a leave or a release at once, not at their next tick.
   bridge?.onClusterWake(() => member.wake());
   member.on('peers', () => bridge?.wakeCluster());
@@ -343,6 +350,7 @@ export async function composePagewatch(
   let retention: SingletonJob | null = null;
   let backups: SingletonJob | null = null;
   let configFile: SingletonJob | null = null;
+  let escalations: SingletonJob | null = null;
   return {
     app,
     engine,
@@ -376,6 +384,13 @@ export async function composePagewatch(
         );
       }
       backups = runWhileHeld(backupsLease, () => startScheduledBackups(services, logger), logger);
+      if (escalationsLease) {
+        escalations = runWhileHeld(
+          escalationsLease,
+          () => startEscalationJob(repos, clock, logger, { pollMs: 1000, ...options.escalation }),
+          logger,
+        );
+      }
       const files = config.configFile;
       if (configFileLease && files) {
         configFile = runWhileHeld(
@@ -406,6 +421,7 @@ export async function composePagewatch(
         await retention?.stop();
         await backups?.stop();
         await configFile?.stop();
+        await escalations?.stop();
         await app.close();
         await engine?.stop();
         // After the engine: the last results' alerts are queued, and sent if there is time.

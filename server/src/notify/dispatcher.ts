@@ -18,6 +18,7 @@ import { attemptDelivery, bounded, type AttemptOutcome } from './attempt.js';
 import type { SubscriberSend } from './subscriber-sender.js';
 import type { Channel } from './channel.js';
 import { channelRegistry } from './channels/registry.js';
+import { ACK_LINK_TTL_MS, ackPath, signAckToken } from '../escalation/ack-link.js';
 
 export interface DispatcherOptions {
   /** Time limit of one attempt. */
@@ -211,7 +212,7 @@ export class Dispatcher {
       const channel = await this.channel(d.channelId);
       kind = channel?.kind ?? 'unknown';
       const registry = this.deps.channels ?? channelRegistry;
-      outcome = await attemptDelivery(channel, d.event, registry, secrets, ctx);
+      outcome = await attemptDelivery(channel, this.withAckLink(d), registry, secrets, ctx);
     }
     const labels = { channel: kind, event: d.event.kind };
     const attempts = d.attempts + 1;
@@ -234,6 +235,22 @@ export class Dispatcher {
     await deliveries.markFailed(d.id, this.workerId, attempts, outcome.error);
     metrics.notificationsFailed.inc(labels);
     this.log(d, outcome, attempts, 'gave up');
+  }
+
+  /**
+   * An escalated outage's message carries a signed link to acknowledge it (ADR 39), made per
+   * channel at send time so no working link is stored in the outbox.
+   */
+  private withAckLink(d: ClaimedDelivery): ClaimedDelivery['event'] {
+    const e = d.event;
+    const publicUrl = this.options.publicUrl;
+    if (!e.escalation || !publicUrl || e.kind === 'monitor.up') return e;
+    const token = signAckToken(this.deps.secrets, {
+      escalationId: e.escalation.id,
+      channelId: d.channelId,
+      expiresAt: this.deps.clock.now() + ACK_LINK_TTL_MS,
+    });
+    return { ...e, escalation: { ...e.escalation, ackUrl: `${publicUrl}${ackPath(token)}` } };
   }
 
   private log(d: ClaimedDelivery, outcome: AttemptOutcome, attempts: number, what: string) {

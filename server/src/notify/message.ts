@@ -90,13 +90,20 @@ export function renderMessage(
   const summary = bodyTpl ? templateSummary(bodyTpl, values) : d.summary;
   const fields = bodyTpl ? [] : d.fields;
   const url = link.url;
-  const text = [summary(plain), fields.map((f) => `${f.label}: ${f.value}`).join('\n'), url ?? '']
+  const ack = event.escalation?.ackUrl ?? null;
+  const text = [
+    summary(plain),
+    fields.map((f) => `${f.label}: ${f.value}`).join('\n'),
+    url ?? '',
+    ack ? `Acknowledge: ${ack}` : '',
+  ]
     .filter(Boolean)
     .join('\n\n');
   const markdown = [
     summary(escapeMarkdown),
     fields.map((f) => `**${f.label}:** ${escapeMarkdown(f.value)}`).join('  \n'),
     url ? markdownLink(url, link.label) : '',
+    ack ? markdownLink(ack, 'Acknowledge') : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -107,6 +114,7 @@ export function renderMessage(
     `<p>${summary(escapeHtml).replace(/\n/g, '<br>')}</p>`,
     rows ? `<table>${rows}</table>` : '',
     url ? `<p>${htmlLink(url, link.label)}</p>` : '',
+    ack ? `<p>${htmlLink(ack, 'Acknowledge')}</p>` : '',
   ].join('');
   return {
     title,

@@ -20,7 +20,12 @@ export interface OutboxEntry {
 }
 
 /** Queues one row per channel; a row whose idempotency key exists already is not queued again. */
-async function insertFor(trx: Transaction<DB>, channelIds: number[], e: OutboxEntry, now: number) {
+export async function insertFor(
+  trx: Transaction<DB>,
+  channelIds: number[],
+  e: OutboxEntry,
+  now: number,
+) {
   if (channelIds.length === 0) return 0;
   const payload = JSON.stringify(e.event);
   const rows = await trx
@@ -47,7 +52,7 @@ async function insertFor(trx: Transaction<DB>, channelIds: number[], e: OutboxEn
 }
 
 /** Enabled channels linked to any of these monitors, each once. */
-async function channelsOfMonitors(db: Db, monitorIds: readonly number[]): Promise<number[]> {
+export async function channelsOfMonitors(db: Db, monitorIds: readonly number[]): Promise<number[]> {
   if (monitorIds.length === 0) return [];
   const rows = await db
     .selectFrom('monitor_channels as mc')

@@ -25,6 +25,10 @@ export const tags = [
     name: 'deliveries',
     description: 'Each alert sent through a channel, with its attempts and outcome.',
   },
+  {
+    name: 'escalation',
+    description: 'Escalation policies and acknowledging the outages they route.',
+  },
   { name: 'events', description: 'Live results and status changes as Server-Sent Events.' },
   { name: 'users', description: 'Accounts and their roles (admins and owners).' },
   {
@@ -93,6 +97,7 @@ const management = [
   'status-pages',
   'notification-channels',
   'deliveries',
+  'escalation',
   'events',
   'users',
   'api-keys',
