@@ -59,7 +59,8 @@ async function session(
     if (failure !== null) throw failure;
     stream = secure;
   }
-  let lastError: Error | null = null;
+  // The first error the client reported (it reports a refused AUTH as an event, not a rejection).
+  const seen: { error: Error | null } = { error: null };
   const client = new Redis({
     Connector: givenStream(stream),
     lazyConnect: true,
@@ -75,19 +76,19 @@ async function session(
     db: spec.database,
   });
   client.on('error', (err: Error) => {
-    lastError ??= err;
+    seen.error ??= err;
   });
   try {
     await untilStopped(tools.run, client.connect()).catch((err: unknown) => {
-      throw lastError ?? err;
+      throw seen.error ?? err;
     });
     // The client reports a refused AUTH or SELECT and carries on; the check must not.
-    if (lastError !== null) throw lastError;
+    if (seen.error !== null) throw seen.error;
     const words = splitRedisCommand(spec.command === '' ? 'PING' : spec.command) ?? ['PING'];
     const [name = 'PING', ...args] = words;
     const reply = await untilStopped(tools.run, client.call(name, ...args)).catch(
       (err: unknown) => {
-        throw lastError ?? err;
+        throw seen.error ?? err;
       },
     );
     const first: unknown = Array.isArray(reply) ? reply[0] : reply;
