@@ -99,13 +99,19 @@ export function deliveredRun(
   };
 }
 
-/** The run of a check that failed with `err`, classified by the phase it failed in. */
+/**
+ * The run of a check that failed with `err`, classified by the phase it failed in; a failure
+ * with an `assertion` (what was expected and seen) lists it after the given ones.
+ */
 export function failedRun(
   run: RunState,
   err: unknown,
   assertions: AssertionResult[] = [],
 ): CheckRun {
   const failure = classifyError(err, run.phase, run.endpoint);
+  // A failure may carry the assertion that failed (a queue too deep), listed with the rest.
+  const failed = (err as { assertion?: AssertionResult } | null)?.assertion;
+  if (failed !== undefined) assertions = [...assertions, failed];
   return {
     outcome: 'down',
     latencyMs: null,
