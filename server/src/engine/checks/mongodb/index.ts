@@ -34,7 +34,8 @@ export async function runMongodbCheck(
   const client = new MongoClient(`mongodb://${host}:${spec.port}/`, {
     directConnection: true,
     appName: 'pagewatch',
-    serverSelectionTimeoutMS: spec.timeoutMs,
+    // A little before the check's deadline, so its error (with the socket's cause) comes first.
+    serverSelectionTimeoutMS: Math.max(100, spec.timeoutMs - 150),
     connectTimeoutMS: spec.timeoutMs,
     socketTimeoutMS: spec.timeoutMs,
     timeoutMS: spec.timeoutMs,
@@ -135,6 +136,12 @@ export function classifyMongoError(err: unknown, at: string, timeoutMs: number):
     return new CheckFailure(
       'timeout',
       `MongoDB at ${at} did not answer ping within ${timeoutMs} ms`,
+    );
+  }
+  if (/ECONNRESET|connection .* closed/i.test(text)) {
+    return new CheckFailure(
+      'connection_reset',
+      `MongoDB at ${at} closed the connection before it answered`,
     );
   }
   if (/MongoServerError/.test(text)) {
