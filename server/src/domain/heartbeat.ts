@@ -1,5 +1,6 @@
 import { noPhases, type CheckRun } from './check-run.js';
 import { settingsOf, type MonitorRecord } from './monitor.js';
+import { nextRunAfter, scheduleOf } from './heartbeat-schedule.js';
 
 /** Rules of push (heartbeat) monitors: when silence is a miss, and what a ping records. */
 
@@ -31,21 +32,51 @@ export function lastPingOf(m: MonitorRecord): number | null {
   return fromResult === null ? m.lastPingAt : Math.max(m.lastPingAt, fromResult);
 }
 
+/** Since when the monitor has waited for a ping: the last one, or its last change. */
+const quietSinceOf = (m: MonitorRecord): number =>
+  Math.max(m.updatedAt, lastPingOf(m) ?? -Infinity);
+
 /**
- * The earliest a push monitor's scheduled check may record a miss: `interval + grace` after
- * the last ping, or after the monitor was created, changed or resumed (its wait starts over
- * then). Null once a miss is on record since then: further misses follow the scheduler's
- * own pace (retry interval while confirming, then the interval), like any failing check.
+ * When the next ping is expected after `since`: `interval` later, or the schedule's next run.
+ * Null when a schedule never runs again.
+ */
+function expectedAfter(m: MonitorRecord, since: number): number | null {
+  const schedule = scheduleOf(settingsOf(m, 'push'));
+  return schedule.kind === 'interval' ? since + m.interval * 1000 : nextRunAfter(schedule, since);
+}
+
+/**
+ * The earliest a push monitor's scheduled check may record a miss: the grace period after the
+ * ping expected next — `interval` after the last ping, or the schedule's first run after it —
+ * counted from the monitor's creation, change or resumption when that is later (its wait
+ * starts over then). Null once a miss is on record since then: further misses follow the
+ * scheduler's own pace (retry interval while confirming, then the interval), like any failing
+ * check.
  */
 export function heartbeatDueAt(m: MonitorRecord): number | null {
   if (isMiss(m) && m.lastCheck!.at >= m.updatedAt) return null;
-  const quietSince = Math.max(m.updatedAt, lastPingOf(m) ?? -Infinity);
-  return quietSince + (m.interval + settingsOf(m, 'push').graceSeconds) * 1000;
+  const expected = expectedAfter(m, quietSinceOf(m));
+  return expected === null ? null : expected + settingsOf(m, 'push').graceSeconds * 1000;
+}
+
+/**
+ * The next ping the monitor waits for, for its page: the one after the last ping, or — once
+ * that one is overdue past its grace — the schedule's next run after `now`.
+ */
+export function nextPingExpectedAt(m: MonitorRecord, now: number): number | null {
+  const expected = expectedAfter(m, quietSinceOf(m));
+  if (expected === null) return null;
+  const grace = settingsOf(m, 'push').graceSeconds * 1000;
+  return expected + grace >= now ? expected : expectedAfter(m, now);
 }
 
 function expectation(m: MonitorRecord): string {
   const grace = settingsOf(m, 'push').graceSeconds;
-  const every = `expected every ${formatDuration(m.interval * 1000)}`;
+  const schedule = scheduleOf(settingsOf(m, 'push'));
+  const every =
+    schedule.kind === 'interval'
+      ? `expected every ${formatDuration(m.interval * 1000)}`
+      : `expected on "${schedule.expression}" (${schedule.timezone})`;
   return grace > 0 ? `${every} + ${formatDuration(grace * 1000)} grace` : every;
 }
 

@@ -10,6 +10,8 @@ import {
 import { actorRole, type RequestContext } from '../../domain/actor.js';
 import { displayStatus } from '../../domain/monitor-state.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
+import { nextPingExpectedAt } from '../../domain/heartbeat.js';
+import { scheduleOf } from '../../domain/heartbeat-schedule.js';
 import { hasPassword } from '../../domain/monitor-types.js';
 import { presentLastCheck } from '../../services/monitors/present-summary.js';
 
@@ -22,6 +24,8 @@ export interface MonitorView {
   /** Editors and above see push tokens; a viewer could otherwise send pings (SPEC §6). */
   secrets: boolean;
   publicUrl: string | null;
+  /** The clock the next expected ping is read against; now by default. */
+  now?: number;
 }
 
 export const monitorView = (
@@ -42,7 +46,18 @@ function pushFields(m: MonitorRecord, view: MonitorView) {
     pushUrl: shown ? (view.publicUrl ? new URL(path, view.publicUrl).href : path) : null,
     pushTokenHint: token.slice(0, 4),
     lastPingAt: iso(m.lastPingAt ?? null),
+    schedule: scheduleOf(m.settings as { schedule?: undefined }),
+    nextPingExpectedAt: iso(nextPingExpectedAt(m, view.now ?? Date.now())),
+    // A ping's run time is its result's latency; a miss has none.
+    lastRunMs:
+      m.lastCheck && m.lastCheck.errorCode !== 'heartbeat_missed' ? m.lastCheck.latencyMs : null,
   };
+}
+
+/** Settings rows written before a setting existed lack it: its default, as the input's. */
+function settingsAddedLater(m: MonitorRecord): Record<string, unknown> {
+  if (m.type !== 'http') return {};
+  return { domainExpiry: (m.settings as { domainExpiry?: unknown }).domainExpiry ?? null };
 }
 
 /** Credentials are write-only: the API says whether one is stored, never what it is. */
@@ -101,6 +116,7 @@ export function presentMonitor(
     createdAt: new Date(m.createdAt).toISOString(),
     updatedAt: new Date(m.updatedAt).toISOString(),
     ...m.settings,
+    ...settingsAddedLater(m),
     ...authView(m),
     ...basicAuthView(m),
     ...passwordView(m),
