@@ -184,7 +184,7 @@ export async function lookupDomain(
     if (timeout.aborted) {
       return fail(
         'rdap_timeout',
-        `The RDAP service of .${tld} did not answer within ${Math.round(options.timeoutMs / 1000)} s`,
+        `The RDAP service of .${tld} did not answer within ${options.timeoutMs < 1000 ? `${options.timeoutMs} ms` : `${Math.round(options.timeoutMs / 1000)} s`}`,
       );
     }
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
