@@ -28,6 +28,7 @@ const benches = [
   'result-writes',
   'kuma-import',
   'bulk-2k',
+  'config-10k',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -240,7 +240,11 @@ export function shareSignIn(fromPort, toPort) {
 }
 
 /** One request to 127.0.0.1; the body is read in full (and not decompressed). */
-export function request(port, urlPath, { method = 'GET', headers: given = {}, body, agent } = {}) {
+export function request(
+  port,
+  urlPath,
+  { method = 'GET', headers: given = {}, body, agent, timeoutMs = 15_000 } = {},
+) {
   const bearer = bearers.get(port);
   // An explicit `authorization: ''` means anonymous; a cookie means a session, not the key.
   const headers = { ...given };
@@ -256,7 +260,7 @@ export function request(port, urlPath, { method = 'GET', headers: given = {}, bo
         path: urlPath,
         method,
         agent: agent ?? false,
-        timeout: 15_000,
+        timeout: timeoutMs,
         headers: payload
           ? { 'content-type': 'application/json', 'content-length': payload.length, ...headers }
           : headers,
