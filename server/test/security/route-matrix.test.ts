@@ -38,6 +38,8 @@ const PUBLIC_PAGES = [
   /^\/metrics$/,
   /^\/status\//,
   /^\/badge\//,
+  // Acknowledgement links in alerts (ADR 39): the signed token is the proof.
+  /^\/ack\//,
   /^\/api\/docs(\/standalone\.js)?$/,
 ];
 const PUBLIC_PAGE_PREFIXES = ['/api/push/', '/*'];
@@ -65,6 +67,10 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   settings: { read: 'admin', write: 'admin' },
   'notification-channels': { read: 'admin', write: 'admin' },
   deliveries: { read: 'admin', write: 'admin' },
+  // Everyone sees who is paged and how; policies are set up by admins, like channels (ADR 39).
+  'escalation-policies': { read: 'viewer', write: 'admin' },
+  // Acknowledging an outage is an editor's act, like posting an incident update.
+  escalations: { read: 'viewer', write: 'editor' },
   export: { read: 'admin', write: 'admin' },
   import: { read: 'admin', write: 'admin' },
   // Configuration as code: export, plan and apply are the export/import of SPEC §6.
@@ -250,6 +256,8 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     if (url.startsWith('/api/push/'))
       return url.replace(':token', 'A'.repeat(32)).replace(':signal', 'start');
     // Public pages answer 404 for an unknown page or monitor, to anyone.
+    // An acknowledgement link that is not valid: a page saying so, to anyone.
+    if (url.startsWith('/ack/')) return url.replace(':token', '1.1.1.forged-signature-0123456789');
     if (url.startsWith('/status/') || url.startsWith('/badge/'))
       return url
         .replace(':slug', 'no-such-page')
@@ -300,6 +308,20 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
       });
       id = res.json<{ id: number }>().id;
       if (resource === 'deliveries') id = await failedDelivery(id);
+    } else if (resource === 'escalation-policies') {
+      // A fresh one each time: the call may delete it.
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/escalation-policies',
+        payload: {
+          name: `Matrix fixture ${++seq}`,
+          steps: [{ waitMinutes: 0, targets: [{ kind: 'monitor_channels' }] }],
+        },
+      });
+      id = res.json<{ id: number }>().id;
+    } else if (resource === 'escalations') {
+      // Need not exist: access is decided before the lookup answers 404.
+      id = 1;
     } else if (url.startsWith('/api/v1/invitations/')) {
       const res = await t.inject({
         method: 'POST',

@@ -18,6 +18,7 @@ export const BACKUP_TABLES: readonly string[] = [
   'settings',
   'monitors',
   'notification_channels',
+  'escalation_policies',
   'monitor_channels',
   'monitor_parents',
   'check_results',
@@ -35,6 +36,7 @@ export const BACKUP_TABLES: readonly string[] = [
   'status_page_components',
   'status_subscribers',
   'deliveries',
+  'escalations',
   'backup_runs',
 ];
 

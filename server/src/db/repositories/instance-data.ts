@@ -42,6 +42,7 @@ const dataTables = [
   'status_flips',
   'monitor_channels',
   'monitor_parents',
+  'escalations',
   'deliveries',
   'incident_updates',
   'incident_monitors',
@@ -51,6 +52,7 @@ const dataTables = [
   'status_page_sections',
   'status_pages',
   'maintenance_windows',
+  'escalation_policies',
   'notification_channels',
   'monitors',
 ] as const satisfies readonly (keyof DB)[];
