@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../../server/src/engine/checks/browser/pool.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -53,4 +53,15 @@ export async function signIn(
   await context.addCookies([
     { name: 'pw_session', value, url: baseUrl, httpOnly: true, sameSite: 'Lax' },
   ]);
+}
+
+/**
+ * Accepts the browser's own "Leave site?" question (beforeunload), which a form with unsaved
+ * input asks. A test that types into a form and then goes elsewhere with `page.goto` needs it:
+ * Playwright dismisses unhandled dialogs, and a dismissed question keeps the page where it is.
+ */
+export function acceptLeaving(page: Page): void {
+  page.on('dialog', (d) => {
+    if (d.type() === 'beforeunload') void d.accept();
+  });
 }

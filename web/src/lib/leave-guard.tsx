@@ -18,6 +18,24 @@ const subscribe = (l: () => void) => {
 };
 const anyUnsaved = () => entries.some((e) => e.dirty && !e.allowed.current);
 
+// A leave inside the screen (a back button or Cancel that swaps the form for a list without
+// changing the address) waiting for the person's answer.
+let pendingLeave: (() => void) | null = null;
+const pendingOf = () => pendingLeave;
+
+/**
+ * Leaves a form inside a screen (its Cancel, an in-screen back button): at once when nothing
+ * is unsaved, otherwise after the same question the router's blocker asks.
+ */
+export function leaveScreen(go: () => void): void {
+  if (!anyUnsaved()) {
+    go();
+    return;
+  }
+  pendingLeave = go;
+  notify();
+}
+
 /** Holds the router's blocker and the browser's unload question for every guarded form. */
 function Blocker() {
   const blocker = useBlocker(
@@ -34,15 +52,26 @@ function Blocker() {
     window.addEventListener('beforeunload', onUnload);
     return () => window.removeEventListener('beforeunload', onUnload);
   }, []);
-  if (blocker.state !== 'blocked') return null;
+  const pending = useSyncExternalStore(subscribe, pendingOf);
+  if (blocker.state !== 'blocked' && pending === null) return null;
+  const answer = (leave: boolean) => {
+    if (blocker.state === 'blocked') {
+      if (leave) blocker.proceed();
+      else blocker.reset();
+      return;
+    }
+    pendingLeave = null;
+    notify();
+    if (leave) pending?.();
+  };
   return (
     <ConfirmDialog
       open
       title="Leave without saving?"
       confirmLabel="Leave and discard"
       tone="danger"
-      onCancel={() => blocker.reset()}
-      onConfirm={() => blocker.proceed()}
+      onCancel={() => answer(false)}
+      onConfirm={() => answer(true)}
     >
       What you typed here is not saved yet. Stay to save it, or leave and lose it.
     </ConfirmDialog>
@@ -61,6 +90,8 @@ function LeaveGuard({ entry, dirty }: { entry: Entry; dirty: boolean }) {
     notify();
     return () => {
       entries.splice(entries.indexOf(entry), 1);
+      // The last form gone takes an unanswered in-screen leave with it.
+      if (entries.length === 0) pendingLeave = null;
       notify();
     };
   }, [entry]);

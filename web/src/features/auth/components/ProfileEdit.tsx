@@ -4,6 +4,7 @@ import { Button } from '../../../components/ui/Button';
 import { Field } from '../../../components/ui/Field';
 import { ErrorNotice, Notice } from '../../../components/ui/Notice';
 import { isApiError } from '../../../lib/api';
+import { useLeaveGuard } from '../../../lib/leave-guard';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useRequestEmailChange, useUpdateProfile } from '../api/links';
 import { useMe } from '../api/session';
@@ -17,6 +18,7 @@ function NameForm() {
   const update = useUpdateProfile();
   const [initial] = useState(() => ({ name: me.name }));
   const form = useSchemaForm({ initial, schema: ProfileUpdate });
+  const leave = useLeaveGuard(form.dirty);
   const [done, setDone] = useState(false);
   const error = otherThanFields(update.error);
   return (
@@ -28,11 +30,16 @@ function NameForm() {
       onSubmit={form.handleSubmit((input) => {
         setDone(false);
         update.mutate(input.name, {
-          onSuccess: () => setDone(true),
+          onSuccess: () => {
+            // The saved name is the new baseline: nothing is left unsaved.
+            form.reset({ name: input.name });
+            setDone(true);
+          },
           onError: (e) => form.showServerErrors(e),
         });
       })}
     >
+      {leave.guard}
       <Field name="name" label="Name" error={form.errorFor('name')}>
         {(p) => <input {...p} className="input" autoComplete="name" {...form.bind('name')} />}
       </Field>
@@ -53,6 +60,7 @@ function EmailForm() {
   const me = useMe();
   const change = useRequestEmailChange();
   const form = useSchemaForm({ initial: emailInitial, schema: EmailChangeRequest });
+  const leave = useLeaveGuard(form.dirty);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const error = otherThanFields(change.error);
   return (
@@ -72,6 +80,7 @@ function EmailForm() {
         });
       })}
     >
+      {leave.guard}
       <p className="panel__intro">
         You sign in with <strong>{me.email}</strong>. A new address is used once you open the link
         we mail to it.

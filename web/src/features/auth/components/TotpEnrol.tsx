@@ -6,6 +6,7 @@ import { ErrorNotice } from '../../../components/ui/Notice';
 import { isApiError } from '../../../lib/api';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useTotpConfirm } from '../api/mutations';
+import { leaveScreen, useLeaveGuard } from '../../../lib/leave-guard';
 
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 const toInput = (v: { code: string }) => ({ code: v.code.replace(/\s/g, '') });
@@ -22,6 +23,7 @@ export function TotpEnrol({
 }) {
   const confirm = useTotpConfirm();
   const form = useSchemaForm({ initial: { code: '' }, schema: TotpConfirm, toInput });
+  const leave = useLeaveGuard(form.dirty);
   // The QR code is the server's SVG as an image: markup from elsewhere never enters the DOM.
   const qr = `data:image/svg+xml;utf8,${encodeURIComponent(enrolment.qrSvg)}`;
   const otherError =
@@ -63,11 +65,15 @@ export function TotpEnrol({
             onBlur={form.onBlur}
             onSubmit={form.handleSubmit((input) =>
               confirm.mutate(input.code, {
-                onSuccess: (r) => onConfirmed(r.recoveryCodes),
+                onSuccess: (r) => {
+                  leave.allowLeave();
+                  onConfirmed(r.recoveryCodes);
+                },
                 onError: (e) => form.showServerErrors(e),
               }),
             )}
           >
+            {leave.guard}
             <Field name="code" label="6-digit code" error={form.errorFor('code')}>
               {(p) => (
                 <input
@@ -84,7 +90,7 @@ export function TotpEnrol({
               <Button type="submit" variant="primary" busy={confirm.isPending}>
                 Turn on two-factor
               </Button>
-              <Button variant="ghost" onClick={onCancel}>
+              <Button variant="ghost" onClick={() => leaveScreen(onCancel)}>
                 Cancel
               </Button>
             </div>

@@ -6,6 +6,7 @@ import { isApiError } from '../../../lib/api';
 import { useSchemaForm } from '../../../lib/use-schema-form';
 import { usePostIncidentUpdate } from '../api/mutations';
 import { stateMeta, stateOrder } from '../labels';
+import { useLeaveGuard } from '../../../lib/leave-guard';
 
 type Values = { state: string; message: string; public: string };
 
@@ -16,6 +17,7 @@ export function PostUpdateForm({ incident }: { incident: IncidentDetail }) {
   const post = usePostIncidentUpdate(incident.id);
   const initial: Values = { state: incident.state, message: '', public: 'yes' };
   const form = useSchemaForm({ initial, schema: IncidentUpdateInput, toInput });
+  const leave = useLeaveGuard(form.dirty);
   const otherError =
     post.error && !(isApiError(post.error) && post.error.fieldErrors.length) ? post.error : null;
   const state = form.values.state as IncidentState;
@@ -35,6 +37,7 @@ export function PostUpdateForm({ incident }: { incident: IncidentDetail }) {
         }),
       )}
     >
+      {leave.guard}
       <h2 id="post-update-title" className="panel__title">
         Post an update
       </h2>

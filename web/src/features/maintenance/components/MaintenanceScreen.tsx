@@ -15,6 +15,7 @@ import { emptyValues, valuesFromWindow, type WindowValues } from '../form-values
 import { ManagedByConfig } from '../../config/ManagedByConfig';
 import { MaintenanceForm } from './MaintenanceForm';
 import { WindowCard } from './WindowCard';
+import { leaveScreen } from '../../../lib/leave-guard';
 
 const groups: { state: MaintenanceState; title: string }[] = [
   { state: 'active', title: 'Active now' },
@@ -49,7 +50,7 @@ export function MaintenanceScreen() {
       <MaintenanceForm
         initial={editing.initial}
         editing={editing.window}
-        onCancel={() => setEditing(null)}
+        onCancel={() => leaveScreen(() => setEditing(null))}
         onSaved={(w) => {
           setEditing(null);
           setDone(`Saved “${w.title}”.`);
@@ -59,7 +60,11 @@ export function MaintenanceScreen() {
     return (
       <>
         <title>{`${title} · Pagewatch`}</title>
-        <button type="button" className="back-link linklike" onClick={() => setEditing(null)}>
+        <button
+          type="button"
+          className="back-link linklike"
+          onClick={() => leaveScreen(() => setEditing(null))}
+        >
           <Icon name="chevronLeft" />
           Maintenance
         </button>

@@ -7,6 +7,7 @@ import { useSchemaForm } from '../../../../lib/use-schema-form';
 import { describeRole, roleLabel } from '../../../auth/roles';
 import { useCreateApiKey } from '../../api/api-keys';
 import { expiryChoices, expiryFor } from '../../expiry';
+import { leaveScreen, useLeaveGuard } from '../../../../lib/leave-guard';
 
 type Values = { name: string; role: string; expiresAt: string; date: string };
 
@@ -40,6 +41,7 @@ export function CreateApiKeyForm({
     date: '',
   };
   const form = useSchemaForm({ initial, schema: ApiKeyInput, toInput, check });
+  const leave = useLeaveGuard(form.dirty);
   const otherError =
     create.error && !(isApiError(create.error) && create.error.fieldErrors.length)
       ? create.error
@@ -52,9 +54,16 @@ export function CreateApiKeyForm({
       noValidate
       onBlur={form.onBlur}
       onSubmit={form.handleSubmit((input) =>
-        create.mutate(input, { onSuccess: onCreated, onError: (e) => form.showServerErrors(e) }),
+        create.mutate(input, {
+          onSuccess: (created) => {
+            leave.allowLeave();
+            onCreated(created);
+          },
+          onError: (e) => form.showServerErrors(e),
+        }),
       )}
     >
+      {leave.guard}
       <h3 id="new-key-title" className="panel__title">
         Create an API key
       </h3>
@@ -107,7 +116,7 @@ export function CreateApiKeyForm({
         <Button type="submit" variant="primary" busy={create.isPending}>
           Create key
         </Button>
-        <Button variant="ghost" onClick={onCancel}>
+        <Button variant="ghost" onClick={() => leaveScreen(onCancel)}>
           Cancel
         </Button>
       </div>

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Button } from '../../../../components/ui/Button';
 import { Field } from '../../../../components/ui/Field';
 import { ErrorNotice, Notice } from '../../../../components/ui/Notice';
+import { useLeaveGuard } from '../../../../lib/leave-guard';
 import { channelListQuery } from '../../../notifications/api/queries';
 import { useUpdateSettings } from '../../api/settings';
 
@@ -18,6 +19,8 @@ export function SystemMailPanel({ settings }: { settings: Settings }) {
   const current = settings.mail.systemChannelId;
   const [choice, setChoice] = useState(current === null ? '' : String(current));
   const [saved, setSaved] = useState(false);
+  // `settings` follows the saved value, so a saved choice is no longer unsaved.
+  const leave = useLeaveGuard(choice !== (current === null ? '' : String(current)));
   const emails = (channels.data?.items ?? []).filter((c) => c.kind === 'email');
   const missing = current !== null && channels.data && !emails.some((c) => c.id === current);
   return (
@@ -33,6 +36,7 @@ export function SystemMailPanel({ settings }: { settings: Settings }) {
         );
       }}
     >
+      {leave.guard}
       <h3 id="system-mail-title" className="panel__title">
         System mail
       </h3>

@@ -7,6 +7,7 @@ import { useSchemaForm } from '../../../../lib/use-schema-form';
 import { PasswordInput, PasswordRules } from '../../../auth/components/PasswordInput';
 import { describeRole, roleLabel } from '../../../auth/roles';
 import { useCreateUser } from '../../api/users';
+import { leaveScreen, useLeaveGuard } from '../../../../lib/leave-guard';
 
 const initial = { name: '', email: '', role: 'viewer', password: '' };
 
@@ -22,6 +23,7 @@ export function CreateUserForm({
 }) {
   const create = useCreateUser();
   const form = useSchemaForm({ initial, schema: UserCreate });
+  const leave = useLeaveGuard(form.dirty);
   const otherError =
     create.error &&
     !(
@@ -39,7 +41,10 @@ export function CreateUserForm({
       onBlur={form.onBlur}
       onSubmit={form.handleSubmit((input) =>
         create.mutate(input, {
-          onSuccess: onCreated,
+          onSuccess: (created) => {
+            leave.allowLeave();
+            onCreated(created);
+          },
           onError: (e) => {
             if (isApiError(e) && e.kind === 'conflict')
               form.setFieldError('email', e.detail ?? 'This email already has an account');
@@ -48,6 +53,7 @@ export function CreateUserForm({
         }),
       )}
     >
+      {leave.guard}
       <h3 id="new-user-title" className="panel__title">
         Add a user
       </h3>
@@ -103,7 +109,7 @@ export function CreateUserForm({
         <Button type="submit" variant="primary" busy={create.isPending}>
           Add user
         </Button>
-        <Button variant="ghost" onClick={onCancel}>
+        <Button variant="ghost" onClick={() => leaveScreen(onCancel)}>
           Cancel
         </Button>
       </div>

@@ -3,6 +3,7 @@ import { Button } from '../../../../components/ui/Button';
 import { Field } from '../../../../components/ui/Field';
 import { ErrorNotice } from '../../../../components/ui/Notice';
 import { isApiError } from '../../../../lib/api';
+import { leaveScreen, useLeaveGuard } from '../../../../lib/leave-guard';
 import { useSchemaForm } from '../../../../lib/use-schema-form';
 import { describeRole, roleLabel } from '../../../auth/roles';
 import { useCreateInvitation } from '../../api/invitations';
@@ -21,6 +22,7 @@ export function InviteForm({
 }) {
   const create = useCreateInvitation();
   const form = useSchemaForm({ initial, schema: InvitationCreate });
+  const leave = useLeaveGuard(form.dirty);
   const otherError =
     create.error &&
     !(
@@ -50,6 +52,7 @@ export function InviteForm({
         }),
       )}
     >
+      {leave.guard}
       <h3 id="invite-title" className="panel__title">
         Invite someone
       </h3>
@@ -93,7 +96,7 @@ export function InviteForm({
         <Button type="submit" variant="primary" busy={create.isPending}>
           Send invitation
         </Button>
-        <Button variant="ghost" onClick={onCancel}>
+        <Button variant="ghost" onClick={() => leaveScreen(onCancel)}>
           Cancel
         </Button>
       </div>
