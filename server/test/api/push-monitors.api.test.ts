@@ -47,6 +47,10 @@ describe.each(engines)('push monitors over the API on %s', (engine) => {
       pushUrl: `/api/push/${m.pushToken}`,
       pushTokenHint: m.pushToken!.slice(0, 4),
       lastPingAt: null,
+      schedule: { kind: 'interval' },
+      // Nothing came yet: the first ping is expected an interval after creation.
+      nextPingExpectedAt: new Date(Date.parse(m.createdAt) + 300_000).toISOString(),
+      lastRunMs: null,
       timeout: 10,
       retries: 1,
       retryInterval: null,
