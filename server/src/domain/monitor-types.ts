@@ -47,6 +47,17 @@ const traits: { [T in MonitorType]: TypeTraits<T> } = {
     password: true,
     target: (s) => `mongodb://${hostPort(s.host, s.port)}/${s.database}`,
   },
+  mqtt: {
+    password: true,
+    target: (s) =>
+      `mqtt${s.tls ? 's' : ''}://${hostPort(s.host, s.port)}${s.topic === '' ? '' : ` ${s.topic}`}`,
+  },
+  amqp: {
+    password: true,
+    target: (s) =>
+      `amqp${s.tls ? 's' : ''}://${hostPort(s.host, s.port)}${s.vhost === '/' ? '' : `/${encodeURIComponent(s.vhost)}`}${s.queue === '' ? '' : ` ${s.queue}`}`,
+  },
+  smtp: { target: (s) => `smtp${s.security === 'tls' ? 's' : ''}://${hostPort(s.host, s.port)}` },
 };
 
 /** Whether monitors of this type keep a write-only password in their secret column. */

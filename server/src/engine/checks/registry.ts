@@ -22,6 +22,9 @@ import { runPostgresCheck } from './postgres/index.js';
 import { runMysqlCheck } from './mysql/index.js';
 import { runRedisCheck } from './redis/index.js';
 import { runMongodbCheck } from './mongodb/index.js';
+import { runMqttCheck } from './mqtt/index.js';
+import { runAmqpCheck } from './amqp/index.js';
+import { runSmtpCheck } from './smtp/index.js';
 import {
   runDomainCheck,
   sharedRdapClient,
@@ -270,6 +273,48 @@ export const checkTypes: Record<MonitorType, CheckType> = {
           },
           ctx,
         ),
+      ),
+  },
+  mqtt: {
+    run: (m, ctx, options) =>
+      withPassword(m, options, (password) =>
+        runMqttCheck(
+          {
+            ...settingsOf(m, 'mqtt'),
+            password,
+            timeoutMs: m.timeout * 1000,
+            degradedThresholdMs: m.degradedThresholdMs,
+            secureContext: secureContextFor(options.extraCa),
+          },
+          ctx,
+        ),
+      ),
+  },
+  amqp: {
+    run: (m, ctx, options) =>
+      withPassword(m, options, (password) =>
+        runAmqpCheck(
+          {
+            ...settingsOf(m, 'amqp'),
+            password,
+            timeoutMs: m.timeout * 1000,
+            degradedThresholdMs: m.degradedThresholdMs,
+            secureContext: secureContextFor(options.extraCa),
+          },
+          ctx,
+        ),
+      ),
+  },
+  smtp: {
+    run: (m, ctx, options) =>
+      runSmtpCheck(
+        {
+          ...settingsOf(m, 'smtp'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+          secureContext: secureContextFor(options.extraCa),
+        },
+        ctx,
       ),
   },
 };
