@@ -328,6 +328,20 @@ export const AlertEvent = z.object({
     })
     .nullable()
     .optional(),
+  /**
+   * Set when grouping (ADR 42) made one message of several monitors' alerts: the group's key
+   * and name and every member, in the order their alerts came. `monitor` is the first member.
+   */
+  group: z
+    .object({
+      key: z.string(),
+      label: z.string(),
+      members: z.array(
+        z.object({ id: z.number().int(), name: z.string(), status: MonitorStatus.nullable() }),
+      ),
+    })
+    .nullable()
+    .optional(),
 });
 export type AlertEvent = z.infer<typeof AlertEvent>;
 

@@ -45,6 +45,7 @@ import { MonitorSeries } from './services/metrics/monitor-series.js';
 import { SettingsStore } from './services/settings/store.js';
 import { Dispatcher, type DispatcherOptions } from './notify/dispatcher.js';
 import { startEscalationJob, type EscalationJobOptions } from './escalation/job.js';
+import { startAlertGroupJob, type AlertGroupJobOptions } from './alert-groups/job.js';
 
 export interface Pagewatch {
   app: FastifyInstance;
@@ -90,6 +91,8 @@ export interface ComposeOptions {
   notifier?: Partial<DispatcherOptions>;
   /** The escalation timer (ADR 39): tests shorten the poll or fast-forward its due clock. */
   escalation?: Partial<EscalationJobOptions>;
+  /** The grouping timer (ADR 42): tests shorten its poll. */
+  alertGroups?: Partial<AlertGroupJobOptions>;
   /**
    * Lease timings and partition options (tests shorten them; ADR 21). `overlap` makes the
    * scheduler check every monitor whatever it owns: only the tests of the result write's
@@ -200,6 +203,10 @@ export async function composePagewatch(
   // Escalation steps fire once per deployment, where alerts are sent (ADR 39).
   const escalationsLease = config.roles.includes('notifier')
     ? singletons.lease('escalations')
+    : null;
+  // Grouping windows end once per deployment, where alerts are sent (ADR 42).
+  const alertGroupsLease = config.roles.includes('notifier')
+    ? singletons.lease('alert-groups')
     : null;
   // On PostgreSQL the others hear of a join, a leave or a release at once, not at their next tick.
   bridge?.onClusterWake(() => member.wake());
@@ -351,6 +358,7 @@ export async function composePagewatch(
   let backups: SingletonJob | null = null;
   let configFile: SingletonJob | null = null;
   let escalations: SingletonJob | null = null;
+  let alertGroups: SingletonJob | null = null;
   return {
     app,
     engine,
@@ -391,6 +399,13 @@ export async function composePagewatch(
           logger,
         );
       }
+      if (alertGroupsLease) {
+        alertGroups = runWhileHeld(
+          alertGroupsLease,
+          () => startAlertGroupJob(repos, clock, logger, { pollMs: 1000, ...options.alertGroups }),
+          logger,
+        );
+      }
       const files = config.configFile;
       if (configFileLease && files) {
         configFile = runWhileHeld(
@@ -422,6 +437,7 @@ export async function composePagewatch(
         await backups?.stop();
         await configFile?.stop();
         await escalations?.stop();
+        await alertGroups?.stop();
         await app.close();
         await engine?.stop();
         // After the engine: the last results' alerts are queued, and sent if there is time.

@@ -291,6 +291,32 @@ export interface NotificationChannelsTable {
   config_applied: string | null;
 }
 
+export interface MonitorGroupingTable {
+  monitor_id: number;
+  tag: string | null;
+  window_s: Generated<number>;
+}
+
+export interface AlertBatchesTable {
+  id: Generated<number>;
+  group_key: string;
+  phase: string;
+  label: string;
+  opened_at: number;
+  due_at: number;
+  items: Generated<number>;
+  flushed_at: number | null;
+}
+
+export interface AlertBatchItemsTable {
+  id: Generated<number>;
+  batch_id: number;
+  monitor_id: number;
+  idempotency_key: string;
+  payload: string;
+  created_at: number;
+}
+
 export interface MonitorParentsTable {
   monitor_id: number;
   parent_id: number;
@@ -503,6 +529,9 @@ export interface DB {
   notification_channels: NotificationChannelsTable;
   monitor_channels: MonitorChannelsTable;
   monitor_parents: MonitorParentsTable;
+  monitor_grouping: MonitorGroupingTable;
+  alert_batches: AlertBatchesTable;
+  alert_batch_items: AlertBatchItemsTable;
   deliveries: DeliveriesTable;
   status_pages: StatusPagesTable;
   status_page_sections: StatusPageSectionsTable;

@@ -1,6 +1,10 @@
 import { HeldMonitors, Monitor, MonitorDependencies } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAlertReceiver, type AlertReceiver } from '../fixtures/alert-receiver.js';
+import {
+  startAlertReceiver,
+  type AlertReceiver,
+  type Received,
+} from '../fixtures/alert-receiver.js';
 import { startTargetServer, type TargetServer } from '../fixtures/target-server.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
@@ -31,7 +35,8 @@ describe.each(engines)('monitor dependencies on %s', (engine) => {
     uplink = await startTargetServer();
     service = await startTargetServer();
     receiver = await startAlertReceiver();
-    t = await startTestApp({ engine, scheduler: true, listen: true });
+    // Grouping (ADR 42) holds a parent's and its children's alerts for a window: 1 s here.
+    t = await startTestApp({ engine, scheduler: true, listen: true, alertGroups: { pollMs: 200 } });
     hook = await insertChannel(t.database, { url: receiver.url, name: 'Team hook' });
   });
   afterAll(async () => {
@@ -50,8 +55,26 @@ describe.each(engines)('monitor dependencies on %s', (engine) => {
       channelIds: [hook],
     });
     expect(created.status).toBe(201);
-    return Monitor.parse(created.body).id;
+    const id = Monitor.parse(created.body).id;
+    await put(t, `/api/v1/monitors/${id}/parents`, {
+      parentIds: [],
+      grouping: { tag: null, windowS: 1 },
+    });
+    return id;
   }
+  /** The monitors a message is about: its members when grouping made it (ADR 42). */
+  const about = (r: Received): number[] => {
+    const e = (
+      r.body as {
+        event: { monitor: { id: number } | null; group?: { members: { id: number }[] } | null };
+      }
+    ).event;
+    return e.group ? e.group.members.map((m) => m.id) : e.monitor ? [e.monitor.id] : [];
+  };
+  const alertsOf = (ids: number[]) =>
+    receiver.delivered().filter((r) => about(r).some((id) => ids.includes(id)));
+  const got = (kind: string, id: number) => (all: Received[]) =>
+    all.some((r) => r.kind === kind && about(r).includes(id));
   const statusOf = async (id: number) => (await t.inject(`/api/v1/monitors/${id}`)).json().status;
   /** Its first check (right after creation) found it up; no check of it is in flight. */
   const settledUp = (id: number) => expect.poll(() => statusOf(id), { timeout: 10_000 }).toBe('up');
@@ -59,8 +82,6 @@ describe.each(engines)('monitor dependencies on %s', (engine) => {
     await post(t, `/api/v1/monitors/${id}/check-now`);
     await expect.poll(() => statusOf(id), { timeout: 10_000 }).toBe(status);
   }
-  const alertsOf = (ids: number[]) =>
-    receiver.delivered().filter((r) => r.monitorId !== null && ids.includes(r.monitorId));
 
   it('refuses a dependency cycle and names it', async () => {
     const a = await monitor('Core switch', uplink);
@@ -105,15 +126,11 @@ describe.each(engines)('monitor dependencies on %s', (engine) => {
     // One child fails before its parent: it is announced (nothing to hold it yet).
     service.setMode('down');
     await checkUntil(early, 'down');
-    await receiver.waitFor((got) =>
-      got.some((r) => r.kind === 'monitor.down' && r.monitorId === early),
-    );
+    await receiver.waitFor(got('monitor.down', early));
 
     uplink.setMode('down');
     await checkUntil(parent, 'down');
-    await receiver.waitFor((got) =>
-      got.some((r) => r.kind === 'monitor.down' && r.monitorId === parent),
-    );
+    await receiver.waitFor(got('monitor.down', parent));
     for (const id of children) await checkUntil(id, 'down');
     const held = HeldMonitors.parse((await t.inject('/api/v1/monitors/held')).json());
     expect(held.items.filter((h) => children.includes(h.monitorId))).toEqual(
@@ -137,9 +154,7 @@ describe.each(engines)('monitor dependencies on %s', (engine) => {
     service.setMode('normal');
     await checkUntil(parent, 'up');
     for (const id of [early, ...children]) await checkUntil(id, 'up');
-    await receiver.waitFor((got) =>
-      [parent, early].every((id) => got.some((r) => r.kind === 'monitor.up' && r.monitorId === id)),
-    );
+    await receiver.waitFor((all) => [parent, early].every((id) => got('monitor.up', id)(all)));
     expect(alertsOf([early]).map((r) => r.kind)).toEqual(['monitor.down', 'monitor.up']);
     expect(alertsOf(children)).toEqual([]);
   });
@@ -158,14 +173,10 @@ describe.each(engines)('monitor dependencies on %s', (engine) => {
     uplink.setMode('normal');
     await checkUntil(parent, 'up');
     await post(t, `/api/v1/monitors/${child}/check-now`);
-    await receiver.waitFor((got) =>
-      got.some((r) => r.kind === 'monitor.down' && r.monitorId === child),
-    );
+    await receiver.waitFor(got('monitor.down', child));
     service.setMode('normal');
     await checkUntil(child, 'up');
-    await receiver.waitFor((got) =>
-      got.some((r) => r.kind === 'monitor.up' && r.monitorId === child),
-    );
+    await receiver.waitFor(got('monitor.up', child));
     expect(alertsOf([child]).map((r) => r.kind)).toEqual(['monitor.down', 'monitor.up']);
   });
 });

@@ -21,6 +21,7 @@ export const BACKUP_TABLES: readonly string[] = [
   'escalation_policies',
   'monitor_channels',
   'monitor_parents',
+  'monitor_grouping',
   'check_results',
   'browser_runs',
   'rollup_minute',
@@ -37,6 +38,8 @@ export const BACKUP_TABLES: readonly string[] = [
   'status_subscribers',
   'deliveries',
   'escalations',
+  'alert_batches',
+  'alert_batch_items',
   'backup_runs',
 ];
 

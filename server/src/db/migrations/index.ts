@@ -32,6 +32,7 @@ import { statusPageTimeZone } from './023-status-page-time-zone.js';
 import { auditFilters } from './025-audit-filters.js';
 import { escalation } from './027-escalation.js';
 import { monitorParents } from './029-monitor-parents.js';
+import { alertGroups } from './030-alert-groups.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -69,6 +70,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '025-audit-filters': auditFilters(),
     '027-escalation': escalation(engine),
     '029-monitor-parents': monitorParents(),
+    '030-alert-groups': alertGroups(engine),
   };
 }
 

@@ -18,6 +18,7 @@ import { monitorsRepository } from './monitors.js';
 import { monitorBulkRepository } from './monitor-bulk.js';
 import { monitorMetricsRepository } from './monitor-metrics.js';
 import { monitorParentsRepository } from './monitor-parents.js';
+import { alertGroupsRepository } from './alert-groups.js';
 import { deliveryLogRepository } from './delivery-log.js';
 import { escalationsRepository } from './escalations.js';
 import { notificationChannelsRepository } from './notification-channels.js';
@@ -42,6 +43,7 @@ export function repositories(database: Database) {
     monitorBulk: monitorBulkRepository(database.db),
     monitorMetrics: monitorMetricsRepository(database.db),
     monitorParents: monitorParentsRepository(database.db),
+    alertGroups: alertGroupsRepository(database.db),
     results: resultsRepository(database.db, database.engine, outbox),
     browserRuns: browserRunsRepository(database.db),
     rollups: rollupsRepository(database.db),

@@ -13,6 +13,7 @@ import type { DB } from '../schema.js';
 import { enqueueMonitorAlerts } from './deliveries.js';
 import { followEscalation } from './escalations.js';
 import { holdingParent } from './monitor-parents.js';
+import { collectGrouped } from './alert-groups.js';
 import type { ResultWrite } from './results.js';
 
 /** The monitor columns the result write's update returns for alerting (no extra query). */
@@ -110,5 +111,7 @@ export async function followAlerts(
     const policyId = rules.escalationPolicyId;
     return followEscalation(trx, { monitorId: w.monitorId, policyId, events, at: w.at, resultKey });
   }
-  return enqueueMonitorAlerts(trx, w.monitorId, events, w.at, resultKey);
+  // Down and up alerts of a grouped monitor wait in its group's batch (ADR 42).
+  const { rest } = await collectGrouped(trx, w.monitorId, events, w.at, resultKey);
+  return enqueueMonitorAlerts(trx, w.monitorId, rest, w.at, resultKey);
 }

@@ -11,6 +11,8 @@ export function alertKey(event: AlertEvent): string {
   if (event.kind === 'certificate.expiring' && event.monitor) {
     return `pagewatch-cert-${event.monitor.id}`;
   }
+  // A grouped alert and its grouped recovery share the group's key (ADR 42).
+  if (event.group && event.group.members.length > 1) return `pagewatch-group-${event.group.key}`;
   if (event.monitor) return `pagewatch-monitor-${event.monitor.id}`;
   return 'pagewatch-test';
 }

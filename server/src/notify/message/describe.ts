@@ -1,5 +1,6 @@
 import type { AlertEvent } from '@pagewatch/contract';
 import type { Escape } from './escape.js';
+import { groupWording } from './group-wording.js';
 import { formatTime, humanDuration, phaseLabel, type Tone } from './format.js';
 
 export interface MessageField {
@@ -153,7 +154,7 @@ export function describeEvent(e: AlertEvent): Description {
   } else if (e.kind.startsWith('incident.') && e.incident) {
     wording = incidentWording(e);
   } else {
-    wording = monitorWording(e, e.monitor?.name ?? 'A monitor');
+    wording = groupWording(e) ?? monitorWording(e, e.monitor?.name ?? 'A monitor');
   }
   return { ...wording, fields: e.kind === 'test' ? [] : eventFields(e) };
 }

@@ -1,4 +1,9 @@
-import type { HeldMonitors, MonitorDependencies, MonitorStatus } from '@pagewatch/contract';
+import type {
+  AlertGrouping,
+  HeldMonitors,
+  MonitorDependencies,
+  MonitorStatus,
+} from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
 import { cycleThrough, linksOf } from '../../domain/dependencies/index.js';
 import { notFound, validationFailed } from '../../lib/errors.js';
@@ -15,15 +20,16 @@ export async function monitorDependencies(
 ): Promise<MonitorDependencies> {
   const repo = deps.repos.monitorParents;
   if ((await repo.names([monitorId])).size === 0) throw notFound('Monitor');
-  const [parents, children] = await Promise.all([
+  const [parents, children, grouping] = await Promise.all([
     repo.parentsOf(monitorId),
     repo.childrenOf(monitorId),
+    deps.repos.alertGroups.setting(monitorId),
   ]);
   const view = (m: { id: number; name: string; status: string }) => ({
     ...m,
     status: m.status as MonitorStatus,
   });
-  return { parents: parents.map(view), children: children.map(view) };
+  return { parents: parents.map(view), children: children.map(view), grouping };
 }
 
 /**
@@ -35,6 +41,7 @@ export async function setMonitorParents(
   ctx: RequestContext,
   monitorId: number,
   given: readonly number[],
+  grouping?: AlertGrouping,
 ): Promise<MonitorDependencies> {
   const repo = deps.repos.monitorParents;
   const parentIds = [...new Set(given)];
@@ -53,13 +60,17 @@ export async function setMonitorParents(
     throw refused('dependency_cycle', `Dependency cycle: ${named}`);
   }
   await repo.setParents(monitorId, parentIds);
+  if (grouping) await deps.repos.alertGroups.setSetting(monitorId, grouping);
   const parents = parentIds.map((id) => `"${names.get(id)}"`).join(', ') || 'none';
+  const grouped = grouping
+    ? `; alerts grouped ${grouping.tag ? `by tag "${grouping.tag}"` : 'by dependency root'} within ${grouping.windowS} s`
+    : '';
   await audit(
     deps,
     ctx,
     'monitor.updated',
     { type: 'monitor', id: monitorId },
-    `Updated "${name}": parents ${parents}`,
+    `Updated "${name}": parents ${parents}${grouped}`,
   );
   // No hub event: "monitor updated" makes the engine reload and re-check it, and parents
   // change nothing about its checks.

@@ -46,11 +46,12 @@ export function dependencyRoutes(app: FastifyInstance, api: ApiRegistry, deps: S
     errors: [404],
     access: 'editor',
     tag: 'monitors',
-    summary: "Replaces a monitor's parents; a dependency cycle is refused with the cycle named",
+    summary:
+      "Replaces a monitor's parents (and its alert grouping when given); a dependency cycle is refused with the cycle named",
     params: MonitorIdParams,
     body: MonitorParentsInput,
     responses: { 200: MonitorDependencies },
     handler: async ({ params, body, ctx }) =>
-      setMonitorParents(deps, ctx, params.id, body.parentIds),
+      setMonitorParents(deps, ctx, params.id, body.parentIds, body.grouping),
   });
 }

@@ -1,0 +1,1 @@
+export { groupedEvent, groupTitle, NAMES_SHOWN } from './grouped-event.js';
