@@ -36,6 +36,9 @@ export const checkErrorLabel: Record<CheckErrorCode, string> = {
   internal_error: 'Internal checker error',
   overloaded: 'Pagewatch overloaded',
   push_reported_down: 'Job reported a failure',
+  auth_failed: 'Login refused',
+  query_failed: 'Query failed',
+  unexpected_value: 'Unexpected value',
 };
 
 export function errorLabel(code: string | null): string | null {

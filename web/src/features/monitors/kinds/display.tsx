@@ -58,6 +58,67 @@ function byteSize(n: number): string {
 
 const bytes = (text: string): string => plural(new TextEncoder().encode(text).length, 'byte');
 
+type DatabaseMonitor = Of<'postgres' | 'mysql' | 'redis' | 'mongodb'>;
+
+/** The header and settings rows the database types share; `scheme` names the product. */
+function databaseDisplay<T extends 'postgres' | 'mysql' | 'redis' | 'mongodb'>(
+  label: string,
+  scheme: string,
+  asked: (m: Of<T>) => [string, ReactNode][],
+): KindDisplay<T> {
+  const rows = asked as (m: DatabaseMonitor) => [string, ReactNode][];
+  const where = (m: DatabaseMonitor) => {
+    const db = String(m.database);
+    return `${scheme}://${hostPort(m.host, m.port)}${db === '' || db === '0' ? '' : `/${db}`}`;
+  };
+  const display: KindDisplay<'postgres' | 'mysql' | 'redis' | 'mongodb'> = {
+    label,
+    target: where,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">{label.toUpperCase()}</span>
+        <span className="mhead__href">{where(m)}</span>
+      </span>
+    ),
+    settings: (m: DatabaseMonitor) => [
+      [
+        'Login',
+        m.username === ''
+          ? m.hasPassword
+            ? 'Default user, password saved'
+            : 'No login'
+          : `User “${m.username}”${m.hasPassword ? ', password saved' : ', no password'}`,
+      ],
+      [
+        'TLS',
+        !m.tls ? (
+          'Off'
+        ) : m.ignoreTrust ? (
+          <span className="text-warning">On, any issuer accepted</span>
+        ) : (
+          `On, certificate verified, warns ${plural(m.warnDays, 'day')} before expiry`
+        ),
+      ],
+      ...rows(m),
+    ],
+    flag: (m: DatabaseMonitor) =>
+      m.tls &&
+      m.ignoreTrust && (
+        <span className="flag flag--warning">
+          <Icon name="shield" size={13} />
+          Any issuer accepted
+        </span>
+      ),
+  };
+  // One display serves the four types; their monitors share every field it reads.
+  return display as unknown as KindDisplay<T>;
+}
+
+const queryRows = (query: string, fallback: string, expected: string): [string, ReactNode][] => [
+  ['Runs', <code key="q">{query === '' ? fallback : query}</code>],
+  ['Expects', expected === '' ? 'Any answer' : <code key="e">{expected}</code>],
+];
+
 /** One entry per monitor type. */
 export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
   http: {
@@ -246,6 +307,12 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
       </Suspense>
     ),
   },
+  postgres: databaseDisplay('PostgreSQL', 'postgres', (m) =>
+    queryRows(m.query, 'SELECT 1', m.expected),
+  ),
+  mysql: databaseDisplay('MySQL', 'mysql', (m) => queryRows(m.query, 'SELECT 1', m.expected)),
+  redis: databaseDisplay('Redis', 'redis', (m) => queryRows(m.command, 'PING', m.expected)),
+  mongodb: databaseDisplay('MongoDB', 'mongodb', () => [['Runs', 'ping']]),
 };
 
 const waitText: Record<Of<'browser'>['waitFor'], string> = {

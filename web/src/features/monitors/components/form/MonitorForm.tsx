@@ -25,6 +25,7 @@ import { DnsAnswerSection, DnsTargetFields } from './sections-dns';
 import { TlsCertificateSection, TlsTargetFields } from './sections-tls';
 import { BrowserAccessSection, BrowserPageSection, BrowserTargetFields } from './sections-browser';
 import { AlertsSection } from './sections-alerts';
+import { mongodbForm, mysqlForm, postgresForm, redisForm } from './sections-database';
 import { TrialResult } from './TrialResult';
 import { useMonitorForm } from './useMonitorForm';
 
@@ -58,6 +59,10 @@ const kindSections: {
   tls: { Target: TlsTargetFields, sections: [TlsCertificateSection] },
   push: { Target: PushTargetNote, Schedule: PushScheduleSection, sections: [] },
   browser: { Target: BrowserTargetFields, sections: [BrowserPageSection, BrowserAccessSection] },
+  postgres: postgresForm,
+  mysql: mysqlForm,
+  redis: redisForm,
+  mongodb: mongodbForm,
 };
 
 const commonSchedule = { interval: '60', timeout: '10' };

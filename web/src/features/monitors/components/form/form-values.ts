@@ -83,6 +83,17 @@ export interface FormValues {
   basicAuthPassword: string;
   /** Editing a browser monitor whose basic-auth password is stored (never sent back). */
   basicAuthSaved: boolean;
+  /** Database types: the database (a number for Redis), as typed; empty for the default. */
+  dbDatabase: string;
+  dbUsername: string;
+  /** The password typed; empty keeps the saved one (see dbPasswordSaved). */
+  dbPassword: string;
+  /** Editing a database monitor whose password is stored (never sent back). */
+  dbPasswordSaved: boolean;
+  dbTls: boolean;
+  /** The SQL query or the Redis command. */
+  dbQuery: string;
+  dbExpected: string;
   tags: string;
   description: string;
   paused: boolean;
@@ -160,6 +171,13 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   basicAuthUsername: '',
   basicAuthPassword: '',
   basicAuthSaved: false,
+  dbDatabase: '',
+  dbUsername: '',
+  dbPassword: '',
+  dbPasswordSaved: false,
+  dbTls: false,
+  dbQuery: '',
+  dbExpected: '',
   tags: '',
   description: '',
   paused: false,

@@ -60,6 +60,42 @@ const rowsOf = (headers: readonly RequestHeaderView[]) =>
       : newHeaderRow(h.name, h.value, false),
   );
 
+/** The fields every database type shares, as the form holds them. */
+type DatabaseMonitor = MonitorOf<'postgres' | 'mysql' | 'redis' | 'mongodb'>;
+const databaseValues = (m: DatabaseMonitor): Partial<FormValues> => ({
+  host: m.host,
+  port: String(m.port),
+  dbDatabase: String(m.database),
+  dbUsername: m.username,
+  dbPassword: '',
+  dbPasswordSaved: m.hasPassword,
+  dbTls: m.tls,
+  warnDays: String(m.warnDays),
+  ignoreTrust: m.ignoreTrust,
+});
+
+/** Connection settings of the draft; an empty password over a saved one is left out (kept). */
+const databaseDraft = (v: FormValues, num: ReadNumber) => ({
+  host: v.host,
+  port: num('port'),
+  username: v.dbUsername.trim(),
+  ...(v.dbPassword === '' && v.dbPasswordSaved ? {} : { password: v.dbPassword }),
+  tls: v.dbTls,
+  ignoreTrust: v.ignoreTrust,
+  warnDays: num('warnDays'),
+});
+
+const databaseFields = [
+  'host',
+  'port',
+  'database',
+  'username',
+  'password',
+  'tls',
+  'ignoreTrust',
+  'warnDays',
+];
+
 /** One entry per monitor type. */
 export const formKinds: { [T in MonitorType]: FormKind<T> } = {
   http: {
@@ -243,6 +279,57 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       'headers.',
     ],
     schedule: { interval: '300', timeout: '30' },
+  },
+  postgres: {
+    label: 'PostgreSQL',
+    values: (m) => ({ ...databaseValues(m), dbQuery: m.query, dbExpected: m.expected }),
+    draft: (v, num) => ({
+      settings: {
+        ...databaseDraft(v, num),
+        database: v.dbDatabase.trim(),
+        query: v.dbQuery,
+        expected: v.dbExpected,
+      },
+    }),
+    fields: [...databaseFields, 'query', 'expected'],
+  },
+  mysql: {
+    label: 'MySQL',
+    values: (m) => ({ ...databaseValues(m), dbQuery: m.query, dbExpected: m.expected }),
+    draft: (v, num) => ({
+      settings: {
+        ...databaseDraft(v, num),
+        database: v.dbDatabase.trim(),
+        query: v.dbQuery,
+        expected: v.dbExpected,
+      },
+    }),
+    fields: [...databaseFields, 'query', 'expected'],
+  },
+  redis: {
+    label: 'Redis',
+    values: (m) => ({ ...databaseValues(m), dbQuery: m.command, dbExpected: m.expected }),
+    draft: (v, num) => ({
+      settings: {
+        ...databaseDraft(v, num),
+        // Not a number is the contract's to report, under `database`.
+        database: v.dbDatabase.trim() === '' ? 0 : Number(v.dbDatabase),
+        command: v.dbQuery,
+        expected: v.dbExpected,
+      },
+    }),
+    fields: [...databaseFields, 'command', 'expected'],
+  },
+  mongodb: {
+    label: 'MongoDB',
+    values: databaseValues,
+    draft: (v, num) => ({
+      settings: {
+        ...databaseDraft(v, num),
+        ...(v.dbDatabase.trim() === '' ? {} : { database: v.dbDatabase.trim() }),
+      },
+    }),
+    fields: databaseFields,
   },
 };
 
