@@ -200,7 +200,16 @@ function call(spec: GrpcCheckSpec, socket: net.Socket, run: RunState): Promise<A
     const settle = (err: unknown) => {
       signal.removeEventListener('abort', onAbort);
       if (err === null) resolve(answer);
-      else reject(err instanceof Error ? err : new Error('The HTTP/2 stream failed'));
+      else if (String((err as NodeJS.ErrnoException).code).startsWith('ERR_HTTP2')) {
+        // An HTTP/1 server, a TLS terminator without h2: the frames make no sense to it.
+        const said = err instanceof Error ? err.message : 'HTTP/2 error';
+        reject(
+          new CheckFailure(
+            'protocol_error',
+            `${spec.host}:${spec.port} does not speak gRPC over HTTP/2 (${said})`,
+          ),
+        );
+      } else reject(err instanceof Error ? err : new Error('The HTTP/2 stream failed'));
     };
     session.once('error', settle);
     const remaining = Math.max(1, Math.floor(spec.timeoutMs - run.elapsed()));

@@ -58,14 +58,17 @@ export async function runUdpCheck(spec: UdpCheckSpec, ctx: CheckContext): Promis
       details: detailsOf(spec, expected, [reply], true),
     };
   } catch (err) {
-    const failure = classifyError(
-      err,
-      timing.dnsEnd === null && net.isIP(host) === 0 ? 'dns' : 'wait',
-      {
-        host,
-        port: spec.port,
-      },
-    );
+    // A connected UDP socket hears the peer's ICMP port unreachable as ECONNREFUSED.
+    const failure =
+      (err as NodeJS.ErrnoException).code === 'ECONNREFUSED'
+        ? new CheckFailure(
+            'connect_refused',
+            `Nothing listens on udp ${spec.host}:${spec.port} (the host answered port unreachable)`,
+          )
+        : classifyError(err, timing.dnsEnd === null && net.isIP(host) === 0 ? 'dns' : 'wait', {
+            host,
+            port: spec.port,
+          });
     return {
       outcome: 'down',
       latencyMs: null,
