@@ -200,6 +200,63 @@ describe.each(engines)('configuration as code on %s', (engine) => {
     expect(missing.statusCode).toBe(404);
   });
 
+  it('creates 601 new monitors in one apply, each with its own settings, channels and audit line, in the document’s order', async () => {
+    const fresh = await startTestApp({ engine });
+    try {
+      const n = 601; // more than one of the writer's batches
+      const document = {
+        version: 1,
+        channels: [
+          { key: 'hook-a', kind: 'webhook', name: 'A', config: { url: 'https://a.example.com' } },
+          { key: 'hook-b', kind: 'webhook', name: 'B', config: { url: 'https://b.example.com' } },
+        ],
+        monitors: Array.from({ length: n }, (_, i) => ({
+          key: `m-${i}`,
+          type: 'http',
+          name: `Service ${i}`,
+          url: `https://s${i}.example.com/health`,
+          interval: 30 + (i % 5) * 30,
+          tags: [`t${i % 3}`],
+          channels: i % 2 ? ['hook-a', 'hook-b'] : ['hook-b'],
+        })),
+      };
+      const res = await apply(fresh, document, { env: {} });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<{ monitors: { created: string[] } }>().monitors.created).toEqual(
+        document.monitors.map((m) => m.key),
+      );
+      // Every monitor is what its entry says, and the export gives the entries back.
+      const exported = JSON.parse(await exportText(fresh)) as {
+        monitors: {
+          key: string;
+          name: string;
+          url: string;
+          interval: number;
+          channels: string[];
+        }[];
+      };
+      const byKey = new Map(exported.monitors.map((m) => [m.key, m]));
+      for (const want of document.monitors) {
+        expect(byKey.get(want.key)).toMatchObject({
+          name: want.name,
+          url: want.url,
+          interval: want.interval,
+          channels: want.channels,
+        });
+      }
+      const lines = await fresh.database.db
+        .selectFrom('audit_events')
+        .select(['summary', 'target_id'])
+        .where('action', '=', 'monitor.created')
+        .execute();
+      expect(lines).toHaveLength(n);
+      expect(new Set(lines.map((l) => l.target_id)).size).toBe(n);
+      expect(lines.map((l) => l.summary)).toContain('Created http monitor "Service 600"');
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it('is an admin’s: viewers and editors are refused, the schema is public', async () => {
     for (const role of ['viewer', 'editor'] as const) {
       const who = await t.identity(role, `${role}-${engine}@example.com`);

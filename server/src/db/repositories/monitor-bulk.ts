@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../schema.js';
-import type { AuditWrite } from './audit.js';
+import { insertAuditRows, type AuditWrite } from './audit.js';
 
 /** Ids per `in (…)` list and rows per insert: well under both engines' bound-parameter limits. */
 const CHUNK = 1_000;
@@ -102,24 +102,7 @@ function bulkWrites(trx: Transaction<DB>) {
 
     /** The audit lines of the action, committed with it. */
     async audit(entries: readonly AuditWrite[]): Promise<void> {
-      const rows = entries.map((e) => ({
-        at: e.at,
-        actor_type: e.actor.type,
-        actor_id: e.actor.id,
-        actor_label: e.actor.label,
-        action: e.action,
-        target_type: e.target?.type ?? null,
-        target_id: e.target?.id ?? null,
-        ip: e.ip,
-        summary: e.summary.slice(0, 1000),
-      }));
-      // Nine columns a row: 100 rows stay far below SQLite's and PostgreSQL's parameter limits.
-      for (let i = 0; i < rows.length; i += 100) {
-        await trx
-          .insertInto('audit_events')
-          .values(rows.slice(i, i + 100))
-          .execute();
-      }
+      await insertAuditRows(trx, entries);
     },
   };
 }

@@ -16,7 +16,7 @@ import { AppError, validationFailed } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { EventHub } from '../../lib/event-hub.js';
 import type { ServiceDeps } from '../deps.js';
-import { kindOps, type KindOps } from './ops.js';
+import { EntryFailure, kindOps, type KindOps } from './ops.js';
 import { recordApplied } from './drift.js';
 import { planToken } from './live.js';
 import { loadState, type ConfigState, type Held } from './state.js';
@@ -111,6 +111,8 @@ async function writeKind<E extends { key: string }, R>(
   const byKey = new Map(held.flatMap((h) => (h.key === null ? [] : [[h.key, h] as const])));
   const report = run.report[kind];
   const created: { id: number; key: string }[] = [];
+  // New entries of a kind that creates in batches wait for one createMany after the loop.
+  const fresh: { entry: E; at: DocPath }[] = [];
   for (const [i, entry] of entries.entries()) {
     const at: DocPath = [kind, i];
     const h = byKey.get(entry.key);
@@ -129,6 +131,10 @@ async function writeKind<E extends { key: string }, R>(
         }
         continue;
       }
+      if (ops.createMany) {
+        fresh.push({ entry, at });
+        continue;
+      }
       const id = await ops.create(entry);
       run.ids[kind].set(entry.key, id);
       created.push({ id, key: entry.key });
@@ -136,6 +142,20 @@ async function writeKind<E extends { key: string }, R>(
     } catch (err) {
       throw atEntry(err, at, run);
     }
+  }
+  if (ops.createMany && fresh.length > 0) {
+    let ids: number[];
+    try {
+      ids = await ops.createMany(fresh);
+    } catch (err) {
+      if (err instanceof EntryFailure) throw atEntry(err.failure, err.at, run);
+      throw err;
+    }
+    fresh.forEach(({ entry }, k) => {
+      run.ids[kind].set(entry.key, ids[k]!);
+      created.push({ id: ids[k]!, key: entry.key });
+      report.created.push(entry.key);
+    });
   }
   await run.repos.configKeys.markMany(kind, created, true);
 }

@@ -13,6 +13,7 @@ import {
 } from '@pagewatch/contract';
 import type { z } from 'zod';
 import type { RequestContext } from '../../domain/actor.js';
+import type { DocPath } from '../../config-as-code/paths.js';
 import { maintenanceEntryOf, statusPageEntryOf } from '../../config-as-code/from-resources.js';
 import {
   channelInput,
@@ -24,7 +25,7 @@ import {
 import { AppError, validationFailed } from '../../lib/errors.js';
 import type { ServiceDeps } from '../deps.js';
 import { createWindow, removeWindow, updateWindow } from '../maintenance/manage.js';
-import { createMonitor } from '../monitors/create.js';
+import { createMonitor, createMonitors } from '../monitors/create.js';
 import { removeMonitor } from '../monitors/remove.js';
 import { updateMonitor } from '../monitors/update.js';
 import { createChannel } from '../notification-channels/create.js';
@@ -36,10 +37,25 @@ import { updateStatusPage } from '../status-pages/update.js';
 import { canonical, sameChannel, sameMonitor } from './compare.js';
 import { keysById, type ConfigState, type Held } from './state.js';
 
+/** A failure of one entry of a batch, with where that entry is in the document. */
+export class EntryFailure extends Error {
+  constructor(
+    readonly at: DocPath,
+    readonly failure: unknown,
+  ) {
+    super('an entry of the batch failed');
+  }
+}
+
 /** How one kind of resource is compared, created, updated and removed by the apply. */
 export interface KindOps<E, R> {
   same(held: Held<R>, entry: E): boolean;
   create(entry: E): Promise<number>;
+  /**
+   * Creates many new entries at once, ids in the order given; an entry's own refusal is an
+   * EntryFailure. Kinds with thousands of entries (monitors) have it.
+   */
+  createMany?(entries: readonly { entry: E; at: DocPath }[]): Promise<number[]>;
   update(id: number, entry: E): Promise<void>;
   remove(id: number): Promise<void>;
 }
@@ -117,6 +133,16 @@ export function kindOps(
       },
       create: async (entry) =>
         (await createMonitor(tx, ctx, parsed(MonitorInput, monitorInput(entry, ids)))).id,
+      createMany: async (fresh) => {
+        const inputs = fresh.map(({ entry, at }) => {
+          try {
+            return parsed(MonitorInput, monitorInput(entry, ids));
+          } catch (err) {
+            throw new EntryFailure(at, err);
+          }
+        });
+        return (await createMonitors(tx, ctx, inputs)).map((m) => m.id);
+      },
       update: async (id, entry) =>
         void (await updateMonitor(tx, ctx, id, parsed(MonitorInput, monitorInput(entry, ids)))),
       remove: (id) => removeMonitor(tx, ctx, id),

@@ -1,7 +1,8 @@
 import type { MonitorInput } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
-import { audit } from '../audit/record.js';
+import { validationFailed } from '../../lib/errors.js';
+import { actorOf, audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { newPushToken } from '../push/token.js';
 import { channelsToLink } from './channels.js';
@@ -40,4 +41,59 @@ export async function createMonitor(
   );
   deps.hub.publish({ kind: 'monitor', change: 'created', monitorId: monitor.id });
   return monitor;
+}
+
+/**
+ * Creates many monitors at once (a configuration apply of thousands), with the effects of
+ * `createMonitor` — sealed secrets, channel links (given, else the defaults), an audit line
+ * and an event each — in a few statements instead of several per monitor.
+ */
+export async function createMonitors(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  inputs: readonly MonitorInput[],
+): Promise<MonitorRecord[]> {
+  if (inputs.length === 0) return [];
+  const repo = deps.repos.notificationChannels;
+  const defaults = inputs.some((i) => i.channelIds === undefined) ? await repo.defaultIds() : [];
+  const given = [...new Set(inputs.flatMap((i) => i.channelIds ?? []))];
+  const known = await repo.existingIds(given);
+  const unknown = given.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw validationFailed([
+      {
+        path: 'channelIds',
+        message: `No notification channel has id ${unknown.join(', ')}`,
+        code: 'custom',
+      },
+    ]);
+  }
+  const now = deps.clock.now();
+  const monitors = await deps.repos.monitors.insertMany(
+    inputs.map((input) => {
+      const headers = sealHeaders(input, null, deps.secrets);
+      const sealed = sealCredentials(headers.input, null, deps.secrets);
+      return {
+        input: sealed.input,
+        push: input.type === 'push' ? newPushToken() : null,
+        sealed: { secret: sealed.secret, headerSecrets: headers.headerSecrets },
+        channelIds: input.channelIds ?? defaults,
+      };
+    }),
+    now,
+  );
+  const actor = actorOf(ctx);
+  await deps.repos.audit.insertMany(
+    monitors.map((m) => ({
+      at: now,
+      actor,
+      action: 'monitor.created' as const,
+      target: { type: 'monitor', id: String(m.id) },
+      ip: ctx.ip,
+      summary: `Created ${m.type} monitor "${m.name}"`,
+    })),
+  );
+  for (const m of monitors)
+    deps.hub.publish({ kind: 'monitor', change: 'created', monitorId: m.id });
+  return monitors;
 }
