@@ -31,9 +31,14 @@ export interface MonitorView {
 export const monitorView = (
   ctx: RequestContext,
   publicUrl: string | null | undefined,
+  now?: number,
 ): MonitorView => {
   const role = actorRole(ctx.actor);
-  return { secrets: role !== null && atLeast(role, 'editor'), publicUrl: publicUrl ?? null };
+  return {
+    secrets: role !== null && atLeast(role, 'editor'),
+    publicUrl: publicUrl ?? null,
+    ...(now === undefined ? {} : { now }),
+  };
 };
 
 function pushFields(m: MonitorRecord, view: MonitorView) {

@@ -47,7 +47,7 @@ const tag = 'monitors';
 const base = '/api/v1/monitors';
 
 export function monitorRoutes(app: FastifyInstance, api: ApiRegistry, deps: ServiceDeps): void {
-  const view = (ctx: RequestContext) => monitorView(ctx, deps.publicUrl);
+  const view = (ctx: RequestContext) => monitorView(ctx, deps.publicUrl, deps.clock.now());
   // A monitor in an active maintenance window shows `maintenance` (SPEC §4).
   const present = async (m: MonitorRecord, ctx: RequestContext) =>
     presentMonitor(
