@@ -2,9 +2,11 @@ import {
   channelSchemas,
   envReference,
   envReferenceName,
+  MonitorType,
   type ChannelKind,
   type ConfigDocument,
 } from '@pagewatch/contract';
+import { hasPassword } from '../domain/monitor-types.js';
 import { getAt, setAt, type ConfigProblem, type DocPath } from './paths.js';
 
 /** A secret field of one entry: where it is, and the variable export names for it. */
@@ -36,6 +38,11 @@ function monitorSlots(entry: Loose, prefix: string): SecretSlot[] {
   }
   if (entry.type === 'browser' && entry.basicAuth) {
     slots.push({ path: ['basicAuth', 'password'], envName: `${prefix}_PASSWORD` });
+  }
+  // Database and broker types: a write-only `password` beside the user name (a type trait).
+  const type = MonitorType.safeParse(entry.type);
+  if (type.success && hasPassword(type.data)) {
+    slots.push({ path: ['password'], envName: `${prefix}_PASSWORD` });
   }
   const headers = Array.isArray(entry.headers) ? (entry.headers as Loose[]) : [];
   const seen = new Map<string, number>();
