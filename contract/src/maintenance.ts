@@ -8,7 +8,8 @@ export const maintenanceLimits = {
   durationMin: 1,
   /** One week. */
   durationMax: 10_080,
-  monitorsMax: 1000,
+  /** Bulk actions put every monitor matching a filter in one window (issue 17: 2,000 and more). */
+  monitorsMax: 10_000,
   /** Occurrences listed ahead on a window and in the preview. */
   upcoming: 5,
 } as const;
@@ -38,7 +39,7 @@ export const MaintenanceScope = z.discriminatedUnion(
       monitorIds: z
         .array(z.number().int().positive())
         .min(1, 'Choose at least one monitor, or all monitors')
-        .max(maintenanceLimits.monitorsMax, 'At most 1,000 monitors'),
+        .max(maintenanceLimits.monitorsMax, 'At most 10,000 monitors; choose all monitors instead'),
     }),
   ],
   { error: 'Choose all monitors or a list of monitors' },

@@ -291,8 +291,29 @@ export async function enqueueNotices(
 export async function audienceOf(
   db: Kysely<DB>,
   monitorIds: readonly number[] | 'all',
-): Promise<{ subscriberId: number; kind: string; baseUrl: string; page: SubscribablePage }[]> {
+): Promise<Audience[]> {
   if (monitorIds !== 'all' && monitorIds.length === 0) return [];
+  if (monitorIds === 'all' || monitorIds.length <= AUDIENCE_CHUNK) {
+    return audienceOfPart(db, monitorIds);
+  }
+  // A window over thousands of monitors: a bounded `in (…)` list a statement, well under both
+  // engines' parameter limits, and each subscriber once however many parts name their page.
+  const seen = new Map<number, Audience>();
+  for (let i = 0; i < monitorIds.length; i += AUDIENCE_CHUNK) {
+    const part = await audienceOfPart(db, monitorIds.slice(i, i + AUDIENCE_CHUNK));
+    for (const a of part) if (!seen.has(a.subscriberId)) seen.set(a.subscriberId, a);
+  }
+  return [...seen.values()].sort((a, b) => a.subscriberId - b.subscriberId);
+}
+
+type Audience = { subscriberId: number; kind: string; baseUrl: string; page: SubscribablePage };
+/** Monitor ids per statement when looking for who follows them. */
+export const AUDIENCE_CHUNK = 1_000;
+
+async function audienceOfPart(
+  db: Kysely<DB>,
+  monitorIds: readonly number[] | 'all',
+): Promise<Audience[]> {
   let q = db
     .selectFrom('status_subscribers as s')
     .innerJoin('status_pages as p', 'p.id', 's.page_id')

@@ -144,7 +144,7 @@ async function maintenance(
     throw validationFailed([
       {
         path: 'selection',
-        message: `A maintenance window names at most 1,000 monitors; ${ids.length} are selected`,
+        message: `A maintenance window names at most ${maintenanceLimits.monitorsMax.toLocaleString('en')} monitors; ${ids.length.toLocaleString('en')} are selected (a window for all monitors has no limit)`,
         code: 'too_big',
       },
     ]);
