@@ -47,6 +47,9 @@ function monitor(over: Partial<KumaMonitor> & { id: number; type: string }): Kum
     ipFamily: null,
     conditions: '[]',
     proxyId: null,
+    databaseConnectionString: null,
+    databaseQuery: null,
+    radiusPassword: null,
     ...over,
   };
 }
@@ -369,5 +372,113 @@ describe('the Uptime Kuma mappers', () => {
       pingMax: 0,
     });
     expect(untimed.delta).toMatchObject({ checks: 3, latencyCount: 0, latencyMinUs: null });
+  });
+});
+
+describe('Kuma database monitors', () => {
+  const db = (id: number, type: string, over: Partial<KumaMonitor>) =>
+    monitor({ id, type, url: null, dnsResolveServer: null, ...over });
+
+  it('become PostgreSQL, MySQL, Redis and MongoDB monitors, the connection string taken apart', () => {
+    const plan = mapKuma(
+      source({
+        monitors: [
+          db(1, 'postgres', {
+            databaseConnectionString:
+              'postgres://monitor:s3cr%40t@db.example.com:5433/app?sslmode=verify-full',
+            databaseQuery: 'SELECT count(*) FROM jobs',
+          }),
+          db(2, 'mysql', {
+            databaseConnectionString: 'mysql://root@10.0.0.7:3306/shop',
+            radiusPassword: 'from-the-form',
+          }),
+          db(3, 'redis', {
+            databaseConnectionString: 'rediss://:cache-pw@cache.example.com:6380/2',
+            ignoreTls: true,
+          }),
+          db(4, 'mongodb', {
+            databaseConnectionString:
+              'mongodb://app:pw@mongo1.example.com:27017,mongo2.example.com:27017/orders?authSource=admin&tls=true',
+          }),
+          db(5, 'postgres', {
+            databaseConnectionString: 'postgres://u@pg.example.com/app?sslmode=require',
+          }),
+        ],
+      }),
+    );
+    const entries = new Map(plan.document.monitors.map((m) => [m.key, m]));
+    expect(entries.get('kuma-monitor-1')).toMatchObject({
+      type: 'postgres',
+      host: 'db.example.com',
+      port: 5433,
+      database: 'app',
+      username: 'monitor',
+      password: 's3cr@t',
+      tls: true,
+      ignoreTrust: false,
+      query: 'SELECT count(*) FROM jobs',
+    });
+    expect(itemOf(plan, 'monitor #1 ').notes.join(' ')).toContain('read-only');
+    expect(entries.get('kuma-monitor-2')).toMatchObject({
+      type: 'mysql',
+      host: '10.0.0.7',
+      database: 'shop',
+      username: 'root',
+      password: 'from-the-form',
+      tls: false,
+    });
+    expect(entries.get('kuma-monitor-3')).toMatchObject({
+      type: 'redis',
+      port: 6380,
+      database: 2,
+      password: 'cache-pw',
+      tls: true,
+      ignoreTrust: true,
+    });
+    expect(entries.get('kuma-monitor-4')).toMatchObject({
+      type: 'mongodb',
+      host: 'mongo1.example.com',
+      database: 'admin',
+      username: 'app',
+      tls: true,
+    });
+    expect(itemOf(plan, 'monitor #4 ').notes.join(' ')).toContain('Only the first host');
+    // libpq's require encrypts without checking the certificate.
+    expect(entries.get('kuma-monitor-5')).toMatchObject({
+      tls: true,
+      ignoreTrust: true,
+      port: 5432,
+    });
+  });
+
+  it('lists what it cannot carry over, with the reason', () => {
+    const plan = mapKuma(
+      source({
+        monitors: [
+          db(1, 'sqlserver', { databaseConnectionString: 'Server=db;User Id=sa' }),
+          db(2, 'mongodb', {
+            databaseConnectionString: 'mongodb+srv://app:pw@cluster.example.net/',
+          }),
+          db(3, 'postgres', { databaseConnectionString: '' }),
+          db(4, 'redis', { databaseConnectionString: 'redis://cache:6379', upsideDown: true }),
+        ],
+      }),
+    );
+    expect(itemOf(plan, 'monitor #1 ')).toMatchObject({
+      outcome: 'skipped',
+      reason: expect.stringContaining('SQL Server'),
+    });
+    expect(itemOf(plan, 'monitor #2 ')).toMatchObject({
+      outcome: 'skipped',
+      reason: expect.stringContaining('mongodb+srv'),
+    });
+    expect(itemOf(plan, 'monitor #3 ')).toMatchObject({
+      outcome: 'skipped',
+      reason: expect.stringContaining('no connection string'),
+    });
+    expect(itemOf(plan, 'monitor #4 ')).toMatchObject({
+      outcome: 'skipped',
+      reason: expect.stringContaining('upside-down'),
+    });
   });
 });

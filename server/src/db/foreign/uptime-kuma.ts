@@ -100,6 +100,9 @@ function monitorOf(r: Row): KumaMonitor {
     ipFamily: text(r.ip_family),
     conditions: text(r.conditions),
     proxyId: num(r.proxy_id),
+    databaseConnectionString: text(r.database_connection_string),
+    databaseQuery: text(r.database_query),
+    radiusPassword: text(r.radius_password),
   };
 }
 

@@ -62,6 +62,9 @@ const BackupMonitor = z.looseObject({
   expiryNotification: flag,
   /** Monitor#toJSON writes `proxyId` (camel case); its id in the proxy table. */
   proxyId: optNum,
+  databaseConnectionString: optText,
+  databaseQuery: optText,
+  radiusPassword: optText,
   notificationIDList: z.record(z.string(), z.unknown()).nullish(),
   tags: z.array(BackupTag).nullish(),
 });
@@ -124,6 +127,9 @@ function monitorOf(m: z.infer<typeof BackupMonitor>): KumaMonitor {
     ipFamily: null,
     conditions: null,
     proxyId: m.proxyId,
+    databaseConnectionString: m.databaseConnectionString,
+    databaseQuery: m.databaseQuery,
+    radiusPassword: m.radiusPassword,
   };
 }
 

@@ -1,6 +1,7 @@
 import { limits, MonitorEntry, PushToken, type ImportItem } from '@pagewatch/contract';
 import { clamp, item, kumaKeys, merged, skipped } from './keys.js';
 import { httpFields, Unmappable } from './monitor-http.js';
+import { databaseFields } from './monitor-database.js';
 import type { KumaMonitor, KumaSource } from './source.js';
 
 /** Kuma types with no Pagewatch counterpart, and why (listed as skipped, never dropped). */
@@ -14,11 +15,8 @@ const missingTypes: Record<string, string> = {
   'kafka-producer': 'Pagewatch has no Kafka producer monitor',
   grpc: 'Pagewatch has no gRPC monitor',
   'grpc-keyword': 'Pagewatch has no gRPC monitor',
-  sqlserver: 'Pagewatch has no database monitors',
-  postgres: 'Pagewatch has no database monitors',
-  mysql: 'Pagewatch has no database monitors',
-  mongodb: 'Pagewatch has no database monitors',
-  redis: 'Pagewatch has no database monitors',
+  sqlserver:
+    'Pagewatch has no SQL Server monitor (PostgreSQL, MySQL/MariaDB, Redis and MongoDB it has)',
   radius: 'Pagewatch has no RADIUS monitor',
   tailscale: 'Pagewatch has no Tailscale ping monitor',
 };
@@ -101,6 +99,11 @@ function typeFields(m: KumaMonitor, notes: string[]): Record<string, unknown> {
       return dnsFields(m, notes);
     case 'push':
       return { type: 'push' };
+    case 'postgres':
+    case 'mysql':
+    case 'redis':
+    case 'mongodb':
+      return databaseFields(m, notes);
     default:
       throw new Unmappable(missingTypes[m.type] ?? `Pagewatch has no "${m.type}" monitor`);
   }

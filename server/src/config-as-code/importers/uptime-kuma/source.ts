@@ -50,6 +50,11 @@ export interface KumaMonitor {
   conditions: string | null;
   /** Set when Kuma sent the check through one of its proxies. */
   proxyId: number | null;
+  /** Database monitors: the driver's URL, user and password included. */
+  databaseConnectionString: string | null;
+  databaseQuery: string | null;
+  /** Kuma keeps a MySQL monitor's password in this column (named for its RADIUS monitor). */
+  radiusPassword: string | null;
 }
 
 export interface KumaTag {
