@@ -42,6 +42,10 @@ export const router = createBrowserRouter([
             path: 'notifications/deliveries',
             lazy: () => import('./routes/notifications-deliveries'),
           },
+          {
+            path: 'notifications/escalation',
+            lazy: () => import('./routes/notifications-escalation'),
+          },
           { path: 'notifications/new', lazy: () => import('./routes/notification-new') },
           { path: 'notifications/:id', lazy: () => import('./routes/notification-edit') },
           {

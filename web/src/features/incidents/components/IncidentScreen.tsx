@@ -14,6 +14,7 @@ import { IncidentDuration, SeverityTag, StateBadge } from './IncidentBadges';
 import { PostUpdateForm } from './PostUpdateForm';
 import { ResolveDialog } from './ResolveDialog';
 import { Timeline } from './Timeline';
+import { EscalationPanel } from '../../escalation/components/EscalationPanel';
 import { UnannouncedBanner } from '../../status-pages/components/UnannouncedBanner';
 
 function Cause({ incident }: { incident: IncidentDetail }) {
@@ -123,6 +124,9 @@ export function IncidentScreen({ incident }: { incident: IncidentDetail }) {
           </ul>
         )}
       </header>
+      {incident.automatic && incident.monitorId !== null && !incident.resolvedAt && (
+        <EscalationPanel monitorId={incident.monitorId} since={incident.startedAt} />
+      )}
       {!incident.resolvedAt && (
         <UnannouncedBanner
           className="section-gap"

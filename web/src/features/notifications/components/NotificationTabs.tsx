@@ -10,6 +10,9 @@ export function NotificationTabs() {
       <NavLink to="/notifications/deliveries" className="ntabs__link">
         Deliveries
       </NavLink>
+      <NavLink to="/notifications/escalation" className="ntabs__link">
+        Escalation
+      </NavLink>
     </nav>
   );
 }

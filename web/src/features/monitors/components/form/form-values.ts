@@ -104,6 +104,10 @@ export interface FormValues {
   alertDegraded: boolean;
   alertFlapThreshold: string;
   alertFlapWindow: string;
+  /** Critical alerts break through quiet hours; warnings may wait (ADR 39). */
+  alertSeverity: 'critical' | 'warning';
+  /** The escalation policy routing its outages; null: its channels at once. */
+  alertPolicyId: number | null;
   /** Channels ticked; null on a new monitor until touched: the default channels. */
   channelIds: number[] | null;
 }
@@ -187,6 +191,8 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   alertDegraded: alertDefaults.notifyDegraded,
   alertFlapThreshold: String(alertDefaults.flapThreshold),
   alertFlapWindow: String(alertDefaults.flapWindowS),
+  alertSeverity: 'critical',
+  alertPolicyId: null,
   channelIds: null,
 });
 
@@ -210,6 +216,8 @@ export function fromMonitor(m: Monitor): FormValues {
     alertDegraded: m.alerts.notifyDegraded,
     alertFlapThreshold: String(m.alerts.flapThreshold),
     alertFlapWindow: String(m.alerts.flapWindowS),
+    alertSeverity: m.alerts.severity,
+    alertPolicyId: m.alerts.escalationPolicyId,
     channelIds: m.channelIds,
   };
 }
@@ -289,6 +297,8 @@ export function toDraft(v: FormValues): DraftResult {
       notifyDegraded: v.alertDegraded,
       flapThreshold: num('alertFlapThreshold'),
       flapWindowS: num('alertFlapWindow'),
+      severity: v.alertSeverity,
+      escalationPolicyId: v.alertPolicyId,
     },
     ...(v.channelIds === null ? {} : { channelIds: v.channelIds }),
   } as MonitorDraft;

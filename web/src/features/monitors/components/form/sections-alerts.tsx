@@ -6,7 +6,8 @@ import { atLeast } from '../../../auth/roles';
 import { channelListQuery } from '../../../notifications/api/queries';
 import { ChannelDialog } from '../../../notifications/components/ChannelDialog';
 import { KindBadge } from '../../../notifications/components/KindBadge';
-import { CheckboxField, TextInputField } from './controls';
+import { policyListQuery } from '../../../escalation/api/policies';
+import { CheckboxField, SelectField, TextInputField } from './controls';
 import type { SectionProps } from './section-props';
 
 /** Where and when this monitor alerts: its channels (defaults ticked when new) and rules. */
@@ -19,6 +20,7 @@ export function AlertsSection({ v, set, errorFor, text }: SectionProps) {
     set('channelIds', on ? [...ticked, id] : ticked.filter((c) => c !== id), 'channelIds');
   const err = (key: string, typed: string) => errorFor(`alerts.${key}`) ?? errorFor(typed);
   const [adding, setAdding] = useState(false);
+  const policies = useQuery(policyListQuery());
 
   return (
     <fieldset className="form__section" id="alerts" data-testid="alerts-section">
@@ -79,6 +81,30 @@ export function AlertsSection({ v, set, errorFor, text }: SectionProps) {
         </p>
       )}
       <div className="form__grid form__grid--narrow">
+        <SelectField
+          name="alerts.severity"
+          label="Severity"
+          hint="Critical alerts break through quiet hours."
+          error={errorFor('alerts.severity')}
+          value={v.alertSeverity}
+          options={[
+            { value: 'critical', label: 'Critical' },
+            { value: 'warning', label: 'Warning' },
+          ]}
+          onChange={(value) => set('alertSeverity', value)}
+        />
+        <SelectField
+          name="alerts.escalationPolicyId"
+          label="Escalation policy"
+          hint="Who hears about an outage, and when; none: the channels above at once."
+          error={errorFor('alerts.escalationPolicyId')}
+          value={v.alertPolicyId === null ? '' : String(v.alertPolicyId)}
+          options={[
+            { value: '', label: 'None' },
+            ...(policies.data?.items ?? []).map((p) => ({ value: String(p.id), label: p.name })),
+          ]}
+          onChange={(value) => set('alertPolicyId', value === '' ? null : Number(value))}
+        />
         <TextInputField
           name="alerts.afterChecks"
           label="Alert after (checks)"
