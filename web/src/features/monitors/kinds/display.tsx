@@ -119,6 +119,61 @@ const queryRows = (query: string, fallback: string, expected: string): [string, 
   ['Expects', expected === '' ? 'Any answer' : <code key="e">{expected}</code>],
 ];
 
+/** "850 ms", "4.2 s", "12 min 5 s": a job's run time. */
+function formatRunTime(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return formatSeconds(Math.round(ms / 1000));
+}
+
+type BrokerMonitor = Of<'mqtt' | 'amqp'>;
+
+const mqttTarget = (m: Of<'mqtt'>): string =>
+  `mqtt${m.tls ? 's' : ''}://${hostPort(m.host, m.port)}${m.topic === '' ? '' : ` ${m.topic}`}`;
+
+const amqpTarget = (m: Of<'amqp'>): string =>
+  `amqp${m.tls ? 's' : ''}://${hostPort(m.host, m.port)}${
+    m.vhost === '/' ? '' : `/${encodeURIComponent(m.vhost)}`
+  }${m.queue === '' ? '' : ` ${m.queue}`}`;
+
+const smtpTarget = (m: Of<'smtp'>): string =>
+  `smtp${m.security === 'tls' ? 's' : ''}://${hostPort(m.host, m.port)}`;
+
+const MQTT_MODE: Record<Of<'mqtt'>['mode'], string> = {
+  connect: 'Connect and log in',
+  subscribe: 'A message on the topic within the timeout',
+  roundtrip: 'A probe published and received back',
+};
+
+/** Login and TLS rows of a message broker. */
+const brokerRows = (m: BrokerMonitor): [string, ReactNode][] => [
+  [
+    'Login',
+    m.username === ''
+      ? 'Anonymous'
+      : `User “${m.username}”${m.hasPassword ? ', password saved' : ', no password'}`,
+  ],
+  [
+    'TLS',
+    !m.tls ? (
+      'Off'
+    ) : m.ignoreTrust ? (
+      <span className="text-warning">On, any issuer accepted</span>
+    ) : (
+      `On, certificate verified, warns ${plural(m.warnDays, 'day')} before expiry`
+    ),
+  ],
+];
+
+const brokerFlag = (m: BrokerMonitor): ReactNode =>
+  m.tls &&
+  m.ignoreTrust && (
+    <span className="flag flag--warning">
+      <Icon name="shield" size={13} />
+      Any issuer accepted
+    </span>
+  );
+
 /** One entry per monitor type. */
 export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
   http: {
@@ -134,6 +189,12 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
     ),
     settings: (m) => [
       ['Accepted status', m.acceptedStatusCodes.join(', ')],
+      [
+        'Domain registration',
+        m.domainExpiry
+          ? `Watched, warns ${plural(m.domainExpiry.warnDays, 'day')} before expiry`
+          : 'Not watched',
+      ],
       ['Redirects', m.followRedirects ? `Followed, up to ${m.maxRedirects}` : 'Not followed'],
       [
         'Assertions',
@@ -171,6 +232,18 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
           TLS errors ignored
         </span>
       ),
+  },
+  domain: {
+    label: 'Domain expiry',
+    target: (m) => m.domain,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">RDAP</span>
+        <span className="mhead__href">{m.domain}</span>
+      </span>
+    ),
+    // The registration itself shows in its panel, as a certificate does (lastDetails.domain).
+    settings: (m) => [['Warns', `${plural(m.warnDays, 'day')} before expiry`]],
   },
   tcp: {
     label: 'TCP',
@@ -254,10 +327,27 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
       </span>
     ),
     settings: (m) => [
+      ...(m.schedule.kind === 'interval'
+        ? []
+        : ([
+            [
+              m.schedule.kind === 'cron' ? 'Cron schedule' : 'OnCalendar schedule',
+              <code key="s">{m.schedule.expression}</code>,
+            ],
+            ['Time zone', m.schedule.timezone.replaceAll('_', ' ')],
+          ] as [string, ReactNode][])),
       ['Grace period', m.graceSeconds > 0 ? formatSeconds(m.graceSeconds) : 'None'],
       ['Last ping', m.lastPingAt ? <RelativeTime iso={m.lastPingAt} /> : 'None yet'],
+      [
+        'Next ping expected',
+        m.nextPingExpectedAt ? <RelativeTime iso={m.nextPingExpectedAt} /> : 'Not known',
+      ],
+      ['Last run took', m.lastRunMs === null ? 'Not reported' : formatRunTime(m.lastRunMs)],
     ],
-    cadence: (m) => `Expected every ${formatSeconds(m.interval)}`,
+    cadence: (m) =>
+      m.schedule.kind === 'interval'
+        ? `Expected every ${formatSeconds(m.interval)}`
+        : `Expected on ${m.schedule.expression} (${m.schedule.timezone.replaceAll('_', ' ')})`,
     passive: true,
     Panel: PushUrlPanel,
   },
@@ -313,6 +403,231 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
   mysql: databaseDisplay('MySQL', 'mysql', (m) => queryRows(m.query, 'SELECT 1', m.expected)),
   redis: databaseDisplay('Redis', 'redis', (m) => queryRows(m.command, 'PING', m.expected)),
   mongodb: databaseDisplay('MongoDB', 'mongodb', () => [['Runs', 'ping']]),
+  ping: {
+    label: 'Ping',
+    target: (m) => m.host,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">PING</span>
+        <span className="mhead__href">{m.host}</span>
+      </span>
+    ),
+    settings: (m) => [
+      ['Echo requests', `${m.count}, ${m.packetIntervalMs} ms apart`],
+      ['Address family', FAMILY_LABEL[m.ipFamily]],
+      [
+        'Loss allowed',
+        m.lossDegradedPercent === 0 ? 'None: any loss degrades' : `${m.lossDegradedPercent} %`,
+      ],
+    ],
+  },
+  udp: {
+    label: 'UDP',
+    target: (m) => `udp://${hostPort(m.host, m.port)}`,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">UDP</span>
+        <span className="mhead__href">{hostPort(m.host, m.port)}</span>
+      </span>
+    ),
+    settings: (m) => [
+      [
+        'Sends',
+        <>
+          <code className="settings__code">{m.send}</code>
+          {m.format === 'hex' ? ' (hex)' : ''}
+        </>,
+      ],
+      [
+        'Expects',
+        m.expect === '' ? 'Any reply' : <code className="settings__code">{m.expect}</code>,
+      ],
+    ],
+  },
+  websocket: {
+    label: 'WebSocket',
+    target: (m) => m.url,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">{m.url.startsWith('wss:') ? 'WSS' : 'WS'}</span>
+        <span className="mhead__href">{m.url}</span>
+      </span>
+    ),
+    settings: (m) => [
+      ['Sends', m.send === '' ? 'Nothing' : <code className="settings__code">{m.send}</code>],
+      [
+        'Expects',
+        m.expectKind === 'none' ? (
+          'The upgrade and a clean close'
+        ) : m.expectKind === 'keyword' ? (
+          <>
+            A message containing <code className="settings__code">{m.expectValue}</code>
+          </>
+        ) : (
+          <>
+            <code className="settings__code">{m.expectPath}</code>{' '}
+            {m.expectValue === '' ? (
+              'present'
+            ) : (
+              <>
+                equal to <code className="settings__code">{m.expectValue}</code>
+              </>
+            )}
+          </>
+        ),
+      ],
+      ...(m.url.startsWith('wss:')
+        ? ([
+            [
+              'Certificate',
+              m.ignoreTls ? <span className="text-warning">Not verified</span> : 'Must be valid',
+            ],
+          ] as [string, ReactNode][])
+        : []),
+    ],
+    flag: (m) =>
+      m.ignoreTls && (
+        <span className="flag flag--warning">
+          <Icon name="shield" size={13} />
+          TLS errors ignored
+        </span>
+      ),
+  },
+  grpc: {
+    label: 'gRPC',
+    target: (m) => `grpc${m.tls ? 's' : ''}://${hostPort(m.host, m.port)}`,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">GRPC</span>
+        <span className="mhead__href">{hostPort(m.host, m.port)}</span>
+      </span>
+    ),
+    settings: (m) => [
+      [
+        'Health of',
+        m.service === '' ? 'The whole server' : <code className="settings__code">{m.service}</code>,
+      ],
+      [
+        'TLS',
+        !m.tls ? (
+          'Off'
+        ) : m.ignoreTls ? (
+          <span className="text-warning">On, not verified</span>
+        ) : (
+          'On, certificate verified'
+        ),
+      ],
+    ],
+    flag: (m) =>
+      m.tls &&
+      m.ignoreTls && (
+        <span className="flag flag--warning">
+          <Icon name="shield" size={13} />
+          TLS errors ignored
+        </span>
+      ),
+  },
+  mqtt: {
+    label: 'MQTT',
+    target: mqttTarget,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">MQTT</span>
+        <span className="mhead__href">{mqttTarget(m)}</span>
+      </span>
+    ),
+    settings: (m) => [
+      ...brokerRows(m),
+      ['Checks', MQTT_MODE[m.mode]],
+      ...(m.mode === 'connect'
+        ? []
+        : ([['Topic', <code className="settings__code">{m.topic}</code>]] as [
+            string,
+            ReactNode,
+          ][])),
+      ...(m.mode !== 'subscribe'
+        ? []
+        : ([
+            [
+              'Message',
+              m.match === 'json' ? (
+                <>
+                  <code className="settings__code">{m.jsonPath}</code>
+                  {m.expected === '' ? ' present' : ` equals “${m.expected}”`}
+                </>
+              ) : m.expected === '' ? (
+                'Any message'
+              ) : (
+                `Contains “${m.expected}”`
+              ),
+            ],
+          ] as [string, ReactNode][])),
+    ],
+    flag: brokerFlag,
+  },
+  amqp: {
+    label: 'RabbitMQ',
+    target: amqpTarget,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">AMQP</span>
+        <span className="mhead__href">{amqpTarget(m)}</span>
+      </span>
+    ),
+    settings: (m) => [
+      ...brokerRows(m),
+      ['Virtual host', <code className="settings__code">{m.vhost}</code>],
+      [
+        'Queue',
+        m.queue === '' ? (
+          'None checked'
+        ) : (
+          <>
+            <code className="settings__code">{m.queue}</code>
+            {m.maxDepth === null
+              ? ' must exist'
+              : ` must exist with at most ${plural(m.maxDepth, 'ready message')}`}
+          </>
+        ),
+      ],
+    ],
+    flag: brokerFlag,
+  },
+  smtp: {
+    label: 'SMTP',
+    target: smtpTarget,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">SMTP</span>
+        <span className="mhead__href">{smtpTarget(m)}</span>
+      </span>
+    ),
+    settings: (m) => [
+      [
+        'Security',
+        m.security === 'none' ? (
+          <span className="text-warning">None (plain text)</span>
+        ) : (
+          `${m.security === 'tls' ? 'TLS from the start' : 'STARTTLS required'}, ${
+            m.ignoreTrust ? 'any issuer accepted' : 'certificate verified'
+          }, warns ${plural(m.warnDays, 'day')} before expiry`
+        ),
+      ],
+      ['EHLO as', m.ehloName === '' ? 'pagewatch.invalid' : m.ehloName],
+      [
+        'Required capabilities',
+        m.capabilities.length === 0 ? 'None in particular' : m.capabilities.join(', '),
+      ],
+    ],
+    flag: (m) =>
+      m.security !== 'none' &&
+      m.ignoreTrust && (
+        <span className="flag flag--warning">
+          <Icon name="shield" size={13} />
+          Any issuer accepted
+        </span>
+      ),
+  },
 };
 
 const waitText: Record<Of<'browser'>['waitFor'], string> = {

@@ -23,9 +23,21 @@ import { PushScheduleSection, PushTargetNote } from './sections-push';
 import { TcpExchangeSection, TcpTargetFields } from './sections-tcp';
 import { DnsAnswerSection, DnsTargetFields } from './sections-dns';
 import { TlsCertificateSection, TlsTargetFields } from './sections-tls';
+import {
+  DomainRegistrationSection,
+  DomainTargetFields,
+  HttpDomainExpirySection,
+} from './sections-domain';
 import { BrowserAccessSection, BrowserPageSection, BrowserTargetFields } from './sections-browser';
 import { AlertsSection } from './sections-alerts';
+import { PingPacketsSection, PingTargetFields } from './sections-ping';
+import { UdpExchangeSection, UdpTargetFields } from './sections-udp';
+import { WebSocketExchangeSection, WebSocketTargetFields } from './sections-websocket';
+import { GrpcHealthSection, GrpcTargetFields } from './sections-grpc';
+import { DependenciesSection } from '../../../dependencies/DependenciesSection';
+import { useDependencyDraft } from '../../../dependencies/useDependencyDraft';
 import { mongodbForm, mysqlForm, postgresForm, redisForm } from './sections-database';
+import { amqpForm, mqttForm, smtpForm } from './sections-messaging';
 import { TrialResult } from './TrialResult';
 import { useMonitorForm } from './useMonitorForm';
 
@@ -53,16 +65,27 @@ const kindSections: {
     sections: ComponentType<SectionProps>[];
   };
 } = {
-  http: { Target: HttpTargetFields, sections: [RequestSection, ResponseSection] },
+  http: {
+    Target: HttpTargetFields,
+    sections: [RequestSection, ResponseSection, HttpDomainExpirySection],
+  },
+  domain: { Target: DomainTargetFields, sections: [DomainRegistrationSection] },
   tcp: { Target: TcpTargetFields, sections: [TcpExchangeSection] },
   dns: { Target: DnsTargetFields, sections: [DnsAnswerSection] },
   tls: { Target: TlsTargetFields, sections: [TlsCertificateSection] },
   push: { Target: PushTargetNote, Schedule: PushScheduleSection, sections: [] },
   browser: { Target: BrowserTargetFields, sections: [BrowserPageSection, BrowserAccessSection] },
+  ping: { Target: PingTargetFields, sections: [PingPacketsSection] },
+  udp: { Target: UdpTargetFields, sections: [UdpExchangeSection] },
+  websocket: { Target: WebSocketTargetFields, sections: [WebSocketExchangeSection] },
+  grpc: { Target: GrpcTargetFields, sections: [GrpcHealthSection] },
   postgres: postgresForm,
   mysql: mysqlForm,
   redis: redisForm,
   mongodb: mongodbForm,
+  mqtt: mqttForm,
+  amqp: amqpForm,
+  smtp: smtpForm,
 };
 
 const commonSchedule = { interval: '60', timeout: '10' };
@@ -80,14 +103,23 @@ interface MonitorFormProps {
 }
 
 export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: MonitorFormProps) {
+  const params = useParams();
+  // Parents and grouping are their own resource, saved right after the monitor (ADR 41).
+  const dependencies = useDependencyDraft(
+    mode === 'edit' ? Number(params.id) : null,
+    mode === 'create' ? null : Number(params.id),
+  );
   const form = useMonitorForm(initial, mutation, (m) => {
-    leave.allowLeave();
-    onSaved(m);
+    // A refused edit (a cycle) keeps the form open; a new monitor cannot close a cycle.
+    void dependencies.save(m.id).then((ok) => {
+      if (!ok && mode === 'edit') return;
+      leave.allowLeave();
+      onSaved(m);
+    });
   });
   const { values: v, set, errorFor } = form;
   const leave = useLeaveGuard(differs(v, initial));
   // "Test" on an edit uses the stored credentials the form leaves empty.
-  const params = useParams();
   const editedId = mode === 'edit' ? Number(params.id) : null;
   const trial = useTrialCheck(editedId);
   const runTest = () => {
@@ -155,6 +187,8 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
       ))}
 
       <AlertsSection {...section} />
+
+      <DependenciesSection draft={dependencies} />
 
       <DetailsSection {...section} />
 

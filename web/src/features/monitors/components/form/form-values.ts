@@ -8,9 +8,14 @@ import {
   type BrowserWaitFor,
   type HttpMethod,
   type IpFamily,
+  type MailSecurity,
+  type MqttMatch,
+  type MqttMode,
   type Monitor,
   type MonitorDraft,
   type MonitorType,
+  type PayloadFormat,
+  type WebSocketExpect,
 } from '@pagewatch/contract';
 import type { AssertionRow } from './assertion-rows';
 import { formKinds } from './kinds';
@@ -70,6 +75,16 @@ export interface FormValues {
   warnDays: string;
   ignoreTrust: boolean;
   graceSeconds: string;
+  /** Push: pings every interval, or on a cron / OnCalendar schedule in a time zone. */
+  scheduleKind: 'interval' | 'cron' | 'oncalendar';
+  scheduleExpression: string;
+  scheduleTimezone: string;
+  /** Domain monitors: the host name whose registration is watched. */
+  domain: string;
+  /** Domain monitors and the HTTP option: days of warning before the registration expires. */
+  domainWarnDays: string;
+  /** HTTP: also watch the URL's registered domain. */
+  httpDomainExpiry: boolean;
   viewport: BrowserViewport;
   waitFor: BrowserWaitFor;
   waitSelector: string;
@@ -83,6 +98,19 @@ export interface FormValues {
   basicAuthPassword: string;
   /** Editing a browser monitor whose basic-auth password is stored (never sent back). */
   basicAuthSaved: boolean;
+  /** Ping: echo requests per check. */
+  count: string;
+  packetIntervalMs: string;
+  lossDegradedPercent: string;
+  /** UDP: how send and expect are written. */
+  payloadFormat: PayloadFormat;
+  /** WebSocket: what the reply is judged by. */
+  expectKind: WebSocketExpect;
+  expectPath: string;
+  expectValue: string;
+  /** gRPC: the health service's service name; empty: the whole server. */
+  grpcService: string;
+  grpcTls: boolean;
   /** Database types: the database (a number for Redis), as typed; empty for the default. */
   dbDatabase: string;
   dbUsername: string;
@@ -94,6 +122,21 @@ export interface FormValues {
   /** The SQL query or the Redis command. */
   dbQuery: string;
   dbExpected: string;
+  /** MQTT: what happens once connected, and the topic and message rule of subscribe. */
+  mqttMode: MqttMode;
+  mqttTopic: string;
+  mqttMatch: MqttMatch;
+  mqttJsonPath: string;
+  mqttExpected: string;
+  /** RabbitMQ: the virtual host, the queue to find (empty: none) and its maximum depth. */
+  amqpVhost: string;
+  amqpQueue: string;
+  amqpMaxDepth: string;
+  /** SMTP: STARTTLS, TLS from the first byte, or plain. */
+  mailSecurity: MailSecurity;
+  smtpEhloName: string;
+  /** EHLO extensions that must be offered, separated by commas or spaces. */
+  smtpCapabilities: string;
   tags: string;
   description: string;
   paused: boolean;
@@ -164,6 +207,12 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   warnDays: '14',
   ignoreTrust: false,
   graceSeconds: '60',
+  scheduleKind: 'interval',
+  scheduleExpression: '',
+  scheduleTimezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+  domain: '',
+  domainWarnDays: '30',
+  httpDomainExpiry: false,
   viewport: 'desktop',
   waitFor: 'load',
   waitSelector: '',
@@ -175,6 +224,15 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   basicAuthUsername: '',
   basicAuthPassword: '',
   basicAuthSaved: false,
+  count: '3',
+  packetIntervalMs: '1000',
+  lossDegradedPercent: '0',
+  payloadFormat: 'text',
+  expectKind: 'none',
+  expectPath: '',
+  expectValue: '',
+  grpcService: '',
+  grpcTls: false,
   dbDatabase: '',
   dbUsername: '',
   dbPassword: '',
@@ -182,6 +240,17 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   dbTls: false,
   dbQuery: '',
   dbExpected: '',
+  mqttMode: 'connect',
+  mqttTopic: '',
+  mqttMatch: 'keyword',
+  mqttJsonPath: '',
+  mqttExpected: '',
+  amqpVhost: '/',
+  amqpQueue: '',
+  amqpMaxDepth: '',
+  mailSecurity: 'starttls',
+  smtpEhloName: '',
+  smtpCapabilities: '',
   tags: '',
   description: '',
   paused: false,
@@ -256,7 +325,12 @@ export type NumberField =
   | 'port'
   | 'warnDays'
   | 'graceSeconds'
+  | 'domainWarnDays'
   | 'lcpThresholdMs'
+  | 'count'
+  | 'packetIntervalMs'
+  | 'lossDegradedPercent'
+  | 'amqpMaxDepth'
   | 'alertAfterChecks'
   | 'alertRenotify'
   | 'alertFlapThreshold'

@@ -96,6 +96,22 @@ const databaseFields = [
   'warnDays',
 ];
 
+/**
+ * A broker's connection (MQTT, RabbitMQ): the database types' login and TLS values; an empty
+ * port is the TLS port when TLS is on, else the schema's plain one.
+ */
+const brokerDraft = (v: FormValues, num: ReadNumber, tlsPort: number) => ({
+  host: v.host,
+  port: num('port') ?? (v.dbTls ? tlsPort : undefined),
+  username: v.dbUsername.trim(),
+  ...(v.dbPassword === '' && v.dbPasswordSaved ? {} : { password: v.dbPassword }),
+  tls: v.dbTls,
+  ignoreTrust: v.ignoreTrust,
+  warnDays: num('warnDays'),
+});
+
+const brokerFields = ['host', 'port', 'username', 'password', 'tls', 'ignoreTrust', 'warnDays'];
+
 /** One entry per monitor type. */
 export const formKinds: { [T in MonitorType]: FormKind<T> } = {
   http: {
@@ -117,6 +133,8 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       ignoreTls: m.ignoreTls,
       assertions: m.assertions.map(rowOf),
       maxBodyBytes: String(m.maxBodyBytes),
+      httpDomainExpiry: m.domainExpiry !== null,
+      domainWarnDays: String(m.domainExpiry?.warnDays ?? 30),
     }),
     draft: (v, num) => {
       const { headers, headerKeys } = headerRows(v);
@@ -147,12 +165,14 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
           ignoreTls: v.ignoreTls,
           assertions: v.assertions.map(assertionDraft),
           maxBodyBytes: num('maxBodyBytes'),
+          domainExpiry: v.httpDomainExpiry ? { warnDays: num('domainWarnDays') } : null,
         },
         headerKeys,
         assertionKeys: v.assertions.map((a) => a.key),
       };
     },
     fields: [
+      'domainExpiry.',
       'url',
       'method',
       'headers',
@@ -169,6 +189,14 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       'assertions.',
       'maxBodyBytes',
     ],
+  },
+  domain: {
+    label: 'Domain expiry',
+    values: (m) => ({ domain: m.domain, domainWarnDays: String(m.warnDays) }),
+    draft: (v, num) => ({ settings: { domain: v.domain.trim(), warnDays: num('domainWarnDays') } }),
+    fields: ['domain', 'warnDays'],
+    // Registrations change by the day: hourly is plenty, and lookups are cached anyway.
+    schedule: { interval: '3600', timeout: '10' },
   },
   tcp: {
     label: 'TCP',
@@ -220,9 +248,27 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
   },
   push: {
     label: 'Push',
-    values: (m) => ({ graceSeconds: String(m.graceSeconds) }),
-    draft: (v, num) => ({ settings: { graceSeconds: num('graceSeconds') } }),
-    fields: ['graceSeconds'],
+    values: (m) => ({
+      graceSeconds: String(m.graceSeconds),
+      scheduleKind: m.schedule.kind,
+      ...(m.schedule.kind === 'interval'
+        ? {}
+        : { scheduleExpression: m.schedule.expression, scheduleTimezone: m.schedule.timezone }),
+    }),
+    draft: (v, num) => ({
+      settings: {
+        graceSeconds: num('graceSeconds'),
+        schedule:
+          v.scheduleKind === 'interval'
+            ? { kind: 'interval' }
+            : {
+                kind: v.scheduleKind,
+                expression: v.scheduleExpression,
+                timezone: v.scheduleTimezone,
+              },
+      },
+    }),
+    fields: ['graceSeconds', 'schedule.'],
   },
   browser: {
     label: 'Browser',
@@ -331,6 +377,175 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
     }),
     fields: databaseFields,
   },
+  ping: {
+    label: 'Ping',
+    values: (m) => ({
+      host: m.host,
+      ipFamily: m.ipFamily,
+      count: String(m.count),
+      packetIntervalMs: String(m.packetIntervalMs),
+      lossDegradedPercent: String(m.lossDegradedPercent),
+    }),
+    draft: (v, num) => ({
+      settings: {
+        host: v.host,
+        ipFamily: v.ipFamily,
+        count: num('count'),
+        packetIntervalMs: num('packetIntervalMs'),
+        lossDegradedPercent: num('lossDegradedPercent'),
+      },
+    }),
+    fields: ['host', 'ipFamily', 'count', 'packetIntervalMs', 'lossDegradedPercent'],
+  },
+  udp: {
+    label: 'UDP',
+    values: (m) => ({
+      host: m.host,
+      port: String(m.port),
+      payloadFormat: m.format,
+      send: m.send,
+      expect: m.expect,
+    }),
+    draft: (v, num) => ({
+      settings: {
+        host: v.host,
+        port: num('port') as number,
+        format: v.payloadFormat,
+        send: v.send,
+        expect: v.expect,
+      },
+    }),
+    fields: ['host', 'port', 'format', 'send', 'expect'],
+  },
+  websocket: {
+    label: 'WebSocket',
+    values: (m) => ({
+      url: m.url,
+      send: m.send,
+      expectKind: m.expectKind,
+      expectPath: m.expectPath,
+      expectValue: m.expectValue,
+      ignoreTls: m.ignoreTls,
+    }),
+    draft: (v) => ({
+      settings: {
+        url: v.url,
+        send: v.send,
+        expectKind: v.expectKind,
+        expectPath: v.expectKind === 'json' ? v.expectPath : '',
+        expectValue: v.expectKind === 'none' ? '' : v.expectValue,
+        ignoreTls: v.url.trim().startsWith('wss:') && v.ignoreTls,
+      },
+    }),
+    fields: ['url', 'send', 'expectKind', 'expectPath', 'expectValue', 'ignoreTls'],
+  },
+  grpc: {
+    label: 'gRPC',
+    values: (m) => ({
+      host: m.host,
+      port: String(m.port),
+      grpcService: m.service,
+      grpcTls: m.tls,
+      ignoreTls: m.ignoreTls,
+    }),
+    draft: (v, num) => ({
+      settings: {
+        host: v.host,
+        port: num('port') as number,
+        service: v.grpcService,
+        tls: v.grpcTls,
+        ignoreTls: v.grpcTls && v.ignoreTls,
+      },
+    }),
+    fields: ['host', 'port', 'service', 'tls', 'ignoreTls'],
+  },
+  mqtt: {
+    label: 'MQTT',
+    values: (m) => ({
+      host: m.host,
+      port: String(m.port),
+      dbUsername: m.username,
+      dbPassword: '',
+      dbPasswordSaved: m.hasPassword,
+      dbTls: m.tls,
+      warnDays: String(m.warnDays),
+      ignoreTrust: m.ignoreTrust,
+      mqttMode: m.mode,
+      mqttTopic: m.topic,
+      mqttMatch: m.match,
+      mqttJsonPath: m.jsonPath,
+      mqttExpected: m.expected,
+    }),
+    draft: (v, num) => ({
+      settings: {
+        ...brokerDraft(v, num, 8883),
+        mode: v.mqttMode,
+        topic: v.mqttMode === 'connect' ? '' : v.mqttTopic,
+        match: v.mqttMatch,
+        jsonPath: v.mqttMode === 'subscribe' && v.mqttMatch === 'json' ? v.mqttJsonPath : '',
+        expected: v.mqttMode === 'subscribe' ? v.mqttExpected : '',
+      },
+    }),
+    fields: [...brokerFields, 'mode', 'topic', 'match', 'jsonPath', 'expected'],
+  },
+  amqp: {
+    label: 'RabbitMQ',
+    values: (m) => ({
+      host: m.host,
+      port: String(m.port),
+      dbUsername: m.username,
+      dbPassword: '',
+      dbPasswordSaved: m.hasPassword,
+      dbTls: m.tls,
+      warnDays: String(m.warnDays),
+      ignoreTrust: m.ignoreTrust,
+      amqpVhost: m.vhost,
+      amqpQueue: m.queue,
+      amqpMaxDepth: m.maxDepth === null ? '' : String(m.maxDepth),
+    }),
+    draft: (v, num) => ({
+      settings: {
+        ...brokerDraft(v, num, 5671),
+        vhost: v.amqpVhost === '' ? '/' : v.amqpVhost,
+        queue: v.amqpQueue.trim(),
+        maxDepth: num('amqpMaxDepth') ?? null,
+      },
+    }),
+    fields: [...brokerFields, 'vhost', 'queue', 'maxDepth'],
+  },
+  smtp: {
+    label: 'SMTP',
+    values: (m) => ({
+      host: m.host,
+      port: String(m.port),
+      mailSecurity: m.security,
+      warnDays: String(m.warnDays),
+      ignoreTrust: m.ignoreTrust,
+      smtpEhloName: m.ehloName,
+      smtpCapabilities: m.capabilities.join(', '),
+    }),
+    draft: (v, num) => ({
+      settings: {
+        host: v.host,
+        // Empty: 465 for TLS from the first byte, else the schema's 25.
+        port: num('port') ?? (v.mailSecurity === 'tls' ? 465 : undefined),
+        security: v.mailSecurity,
+        ignoreTrust: v.ignoreTrust,
+        warnDays: num('warnDays'),
+        ehloName: v.smtpEhloName,
+        capabilities: splitList(v.smtpCapabilities.replace(/\s+/g, ',')),
+      },
+    }),
+    fields: [
+      'host',
+      'port',
+      'security',
+      'ignoreTrust',
+      'warnDays',
+      'ehloName',
+      'capabilities',
+      'capabilities.',
+    ],
+  },
 };
-
 export const monitorTypes = Object.keys(formKinds) as MonitorType[];
