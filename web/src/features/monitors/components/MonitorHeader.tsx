@@ -10,6 +10,7 @@ import { errorLabel } from '../error-codes';
 import { displayOf } from '../kinds/display';
 import { MonitorActions } from './MonitorActions';
 import { StatusBadge } from './StatusBadge';
+import { HeldNote } from '../../dependencies/HeldNote';
 
 function LastCheckLine({ monitor }: { monitor: Monitor }) {
   const last = monitor.lastCheck;
@@ -39,6 +40,7 @@ export function MonitorHeader({ monitor }: { monitor: Monitor }) {
         <div className="mhead__title">
           <StatusBadge status={monitor.status} size="lg" />
           <h1 className="page-title">{monitor.name}</h1>
+          <HeldNote id={monitor.id} status={monitor.status} />
         </div>
         {canEdit && <MonitorActions monitor={monitor} />}
       </div>

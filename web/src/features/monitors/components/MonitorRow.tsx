@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { Link } from 'react-router';
 import { MiddleEllipsis } from '../../../components/ui/MiddleEllipsis';
 import { NoChannelMarker } from '../../notifications/components/CoverageSummary';
+import { HeldNote } from '../../dependencies/HeldNote';
 import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { formatMs, formatPercent } from '../../../lib/format';
 import { Sparkline } from './Sparkline';
@@ -69,6 +70,7 @@ export const MonitorRow = memo(function MonitorRow({
             <MiddleEllipsis text={m.name} />
           </Link>
           <NoChannelMarker id={m.id} />
+          <HeldNote id={m.id} status={m.status} />
           {m.tags.slice(0, MAX_TAGS).map((t) => (
             <span key={t} className="tag">
               {t}
