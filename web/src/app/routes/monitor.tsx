@@ -4,6 +4,7 @@ import '../../styles/notifications.css';
 import { MonitorIncidents } from '../../features/incidents/components/MonitorIncidents';
 import { BadgePanel } from '../../features/monitors/components/BadgePanel';
 import { CertificatePanel } from '../../features/monitors/components/CertificatePanel';
+import { DomainRegistrationPanel } from '../../features/monitors/components/DomainRegistrationPanel';
 import { ChecksTable } from '../../features/monitors/components/ChecksTable';
 import { LastCheckPanel } from '../../features/monitors/components/LastCheckPanel';
 import { LatencyPanel } from '../../features/monitors/components/LatencyPanel';
@@ -31,6 +32,9 @@ function MonitorRoute() {
             <LatencyPanel monitorId={monitor.id} />
             {monitor.lastDetails?.certificate && (
               <CertificatePanel certificate={monitor.lastDetails.certificate} />
+            )}
+            {monitor.lastDetails?.domain && (
+              <DomainRegistrationPanel registration={monitor.lastDetails.domain} />
             )}
             <MonitorIncidents monitorId={monitor.id} />
             <MonitorDeliveries monitorId={monitor.id} />

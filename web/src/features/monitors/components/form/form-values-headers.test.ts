@@ -23,6 +23,7 @@ const saved: Extract<Monitor, { type: 'http' }> = {
   ignoreTls: false,
   assertions: [],
   maxBodyBytes: 1024 * 1024,
+  domainExpiry: null,
   interval: 60,
   timeout: 10,
   retries: 1,

@@ -32,6 +32,7 @@ const saved: Extract<Monitor, { type: 'http' }> = {
     { kind: 'header', name: 'X-Version', op: 'matches', value: '^2', soft: true },
   ],
   maxBodyBytes: 2048,
+  domainExpiry: { warnDays: 21 },
   interval: 60,
   timeout: 10,
   retries: 1,
@@ -61,6 +62,8 @@ describe('http form values', () => {
       authSaved: 'basic',
       ipFamily: 'ipv6',
       maxBodyBytes: '2048',
+      httpDomainExpiry: true,
+      domainWarnDays: '21',
     });
     const result = validate(values);
     expect(result.errors).toEqual({});
@@ -71,6 +74,7 @@ describe('http form values', () => {
       ipFamily: 'ipv6',
       assertions: saved.assertions,
       maxBodyBytes: 2048,
+      domainExpiry: { warnDays: 21 },
     });
     expect('auth' in result.draft && result.draft.auth).not.toHaveProperty('password');
   });

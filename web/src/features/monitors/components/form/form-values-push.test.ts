@@ -19,6 +19,9 @@ const saved: Extract<Monitor, { type: 'push' }> = {
   pushUrl: `/api/push/${'Abcd'.repeat(8)}`,
   pushTokenHint: 'Abcd',
   lastPingAt: null,
+  schedule: { kind: 'cron', expression: '30 2 * * *', timezone: 'Europe/Berlin' },
+  nextPingExpectedAt: null,
+  lastRunMs: null,
   interval: 86_400,
   timeout: 10,
   retries: 0,
@@ -44,6 +47,7 @@ describe('push form values', () => {
       type: 'push',
       name: 'Nightly backup',
       graceSeconds: 60,
+      schedule: { kind: 'interval' },
       interval: 300,
       timeout: 10,
       retries: 1,
@@ -69,11 +73,42 @@ describe('push form values', () => {
     expect(validate(push({ graceSeconds: 'soon' })).errors.graceSeconds).toBe('Enter a number');
   });
 
+  it('sends a cron or OnCalendar schedule with its zone, and shows a bad one under its field', () => {
+    const cron = { scheduleKind: 'cron' as const, scheduleTimezone: 'Europe/Berlin' };
+    expect(toDraft(push({ ...cron, scheduleExpression: '30 2 * * *' })).draft).toMatchObject({
+      schedule: { kind: 'cron', expression: '30 2 * * *', timezone: 'Europe/Berlin' },
+    });
+    expect(validate(push({ ...cron, scheduleExpression: '30 2 * *' })).errors).toEqual({
+      'schedule.expression': expect.stringMatching(/^Use five fields/),
+    });
+    expect(
+      validate(
+        push({
+          scheduleKind: 'oncalendar',
+          scheduleExpression: 'Mon..Fri 09:00',
+          scheduleTimezone: 'America/New_York',
+        }),
+      ).valid,
+    ).toBe(true);
+  });
+
   it('round-trips a saved push monitor through the form, leaving the token out', () => {
     const values = fromMonitor(saved);
-    expect(values).toMatchObject({ type: 'push', graceSeconds: '300', interval: '86400' });
+    expect(values).toMatchObject({
+      type: 'push',
+      graceSeconds: '300',
+      interval: '86400',
+      scheduleKind: 'cron',
+      scheduleExpression: '30 2 * * *',
+      scheduleTimezone: 'Europe/Berlin',
+    });
     const { draft } = toDraft(values);
-    expect(draft).toMatchObject({ type: 'push', graceSeconds: 300, retries: 0 });
+    expect(draft).toMatchObject({
+      type: 'push',
+      graceSeconds: 300,
+      retries: 0,
+      schedule: { kind: 'cron', expression: '30 2 * * *', timezone: 'Europe/Berlin' },
+    });
     expect(draft).not.toHaveProperty('pushToken');
   });
 

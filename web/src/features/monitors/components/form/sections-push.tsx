@@ -1,4 +1,6 @@
-import { TextInputField } from './controls';
+import { Field } from '../../../../components/ui/Field';
+import { TimeZonePicker } from '../../../../components/ui/TimeZonePicker';
+import { SelectField, TextInputField } from './controls';
 import type { SectionProps } from './section-props';
 import { DegradedField, secondsNow } from './sections-general';
 
@@ -14,17 +16,71 @@ export function PushTargetNote() {
 }
 
 /** The schedule of a push monitor: how often pings are expected and how late they may be. */
+const SCHEDULE_KINDS = [
+  { value: 'interval', label: 'Every interval' },
+  { value: 'cron', label: 'On a cron schedule' },
+  { value: 'oncalendar', label: 'On a systemd OnCalendar schedule' },
+] as const;
+
+const EXPRESSION_HINT = {
+  cron: 'Five fields: minute hour day-of-month month day-of-week, e.g. 30 2 * * * (02:30 daily) or 0 9 * * MON-FRI; @daily, @hourly and @weekly too.',
+  oncalendar:
+    'e.g. daily, Mon..Fri *-*-* 09:00, *-*-01 02:30 or *-*-* *:00/15. Weekday and date must both match; no years, no seconds, no ~.',
+} as const;
+
 export function PushScheduleSection(props: SectionProps) {
-  const { v, errorFor, text } = props;
+  const { v, set, errorFor, text } = props;
+  const scheduled = v.scheduleKind !== 'interval';
   return (
     <fieldset className="form__section">
       <legend className="form__legend">Schedule</legend>
       <div className="form__grid form__grid--narrow">
+        <SelectField
+          name="scheduleKind"
+          label="Pings expected"
+          error={errorFor('schedule')}
+          value={v.scheduleKind}
+          options={SCHEDULE_KINDS}
+          onChange={(kind) => set('scheduleKind', kind, 'schedule')}
+        />
+        {scheduled && (
+          <TextInputField
+            name="scheduleExpression"
+            label={v.scheduleKind === 'cron' ? 'Cron expression' : 'OnCalendar expression'}
+            error={errorFor('schedule.expression')}
+            hint={`${EXPRESSION_HINT[v.scheduleKind as 'cron' | 'oncalendar']} A run due in a skipped DST hour is expected right after the jump; one in a repeated hour, once.`}
+            kind="text"
+            input={{
+              placeholder: v.scheduleKind === 'cron' ? '30 2 * * *' : 'Mon..Fri *-*-* 09:00',
+              ...text('scheduleExpression'),
+            }}
+          />
+        )}
+        {scheduled && (
+          <Field
+            name="scheduleTimezone"
+            label="Time zone"
+            hint="The schedule is read in this zone, daylight saving time included."
+            error={errorFor('schedule.timezone')}
+          >
+            {(p) => (
+              <TimeZonePicker
+                {...p}
+                value={v.scheduleTimezone}
+                onChange={(zone) => set('scheduleTimezone', zone, 'schedule.timezone')}
+              />
+            )}
+          </Field>
+        )}
         <TextInputField
           name="interval"
-          label="Expected every"
+          label={scheduled ? 'After a miss, look again every' : 'Expected every'}
           error={errorFor('interval')}
-          hint={`Seconds between runs of the job, 10 to 86,400.${secondsNow(v.interval)}`}
+          hint={
+            scheduled
+              ? `Seconds; after a missed run, a further miss is counted this often until a ping comes.${secondsNow(v.interval)}`
+              : `Seconds between runs of the job, 10 to 86,400.${secondsNow(v.interval)}`
+          }
           kind="number"
           input={text('interval')}
         />

@@ -31,6 +31,10 @@ export function fieldKeyFor(path: string, keys: RowKeys): string {
     if (key === undefined) return 'headers';
     return third === 'value' ? `headers.${key}.value` : `headers.${key}.name`;
   }
+  // Nested settings objects whose fields have inputs of their own.
+  if ((head === 'schedule' || head === 'domainExpiry') && second !== undefined) {
+    return `${head}.${second}`;
+  }
   if (head === 'basicAuth')
     return second === 'password' ? 'basicAuth.password' : 'basicAuth.username';
   if (head === 'assertions') {
