@@ -29,6 +29,7 @@ const benches = [
   'kuma-import',
   'bulk-2k',
   'config-10k',
+  'escalation',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -31,7 +31,7 @@ export function EscalationPanel({ monitorId, since }: { monitorId: number; since
   if (e.acknowledgement) {
     const a = e.acknowledgement;
     return (
-      <Notice className="section-gap" title={`Acknowledged by ${a.by}`}>
+      <Notice className="section-gap esc-notice" title={`Acknowledged by ${a.by}`}>
         Through {through[a.via]} at <time dateTime={a.at}>{formatDateTime(a.at)}</time>; the
         escalation stopped ({who}).
       </Notice>
@@ -41,7 +41,7 @@ export function EscalationPanel({ monitorId, since }: { monitorId: number; since
   return (
     <Notice
       tone="warning"
-      className="section-gap"
+      className="section-gap esc-notice"
       title="Escalating: nobody has acknowledged yet"
       action={
         canAck ? (
