@@ -33,22 +33,20 @@ describe('npx pagewatch import uptime-kuma', () => {
     expect(run.code).toBe(0);
     expect(run.out).toContain('Preview (nothing written) from Uptime Kuma 2.5.3 database');
     expect(run.out).toMatch(/to create\s+monitor #4 \(http\) "Shop homepage" → kuma-monitor-4/);
-    expect(run.out).toMatch(
-      /skipped\s+monitor #23 \(ping\) "Gateway ping \(loopback\)": Pagewatch has no ICMP ping/,
-    );
-    expect(run.out).toContain('27 to create, 0 already imported, 3 merged, 2 skipped.');
+    expect(run.out).toMatch(/to create\s+monitor #23 \(ping\) "Gateway ping \(loopback\)"/);
+    expect(run.out).toContain('29 to create, 0 already imported, 3 merged, 0 skipped.');
     expect(await monitorCount()).toBe(0);
   });
 
   it('imports, then reports everything as already imported', async () => {
     const first = await runCli(['import', 'uptime-kuma', KUMA_DB], env(t.owner));
     expect(first.code).toBe(0);
-    expect(first.out).toContain('27 created, 0 already imported, 3 merged, 2 skipped.');
-    expect(first.out).toContain('History: 21 days, 21 hours');
+    expect(first.out).toContain('29 created, 0 already imported, 3 merged, 0 skipped.');
+    expect(first.out).toContain('History: 23 days, 23 hours');
     const again = await runCli(['import', 'uptime-kuma', KUMA_DB], env(t.owner));
     expect(again.code).toBe(0);
-    expect(again.out).toContain('0 created, 27 already imported, 3 merged, 2 skipped.');
-    expect(await monitorCount()).toBe(22);
+    expect(again.out).toContain('0 created, 29 already imported, 3 merged, 0 skipped.');
+    expect(await monitorCount()).toBe(24);
   });
 
   it('names a file that is not Kuma’s, a missing file and a role too low', async () => {

@@ -169,7 +169,7 @@ describe.each(engines)('Uptime Kuma files on %s', (engine) => {
     expect(got.items.map((i) => [i.source, i.outcome])).toEqual([
       ['monitor #40 (keyword)', 'created'],
       ['monitor #41 (push)', 'created'],
-      ['monitor #42 (ping)', 'skipped'],
+      ['monitor #42 (ping)', 'created'],
       ['notification #7 (webhook)', 'created'],
     ]);
     expect(await monitorOf(40)).toMatchObject({

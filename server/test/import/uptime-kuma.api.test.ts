@@ -50,7 +50,7 @@ describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
     report = ImportReport.parse(res.json());
     expect(report).toMatchObject({ source: 'uptime-kuma', dryRun: true });
     expect(report.origin).toContain('Uptime Kuma 2.5.3 database');
-    expect(report.counts).toEqual({ created: 27, existing: 0, merged: 3, skipped: 2 });
+    expect(report.counts).toEqual({ created: 29, existing: 0, merged: 3, skipped: 0 });
     expect(await monitors()).toEqual([]);
   });
 
@@ -76,15 +76,22 @@ describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
         reason: expect.stringContaining('group:'),
       });
     }
-    for (const ping of [23, 24]) {
-      expect(outcome(ping)).toMatchObject({
-        outcome: 'skipped',
-        reason: expect.stringContaining('ICMP ping'),
-      });
-    }
+    for (const ping of [23, 24]) expect(outcome(ping).outcome).toBe('created');
     expect(outcome(15).notes.join(' ')).toMatch(/Upside-down/);
-    // 21 monitors plus the TLS monitor for #25's certificate expiry warning.
-    expect(await monitors()).toHaveLength(22);
+    // 23 monitors plus the TLS monitor for #25's certificate expiry warning.
+    expect(await monitors()).toHaveLength(24);
+  });
+
+  it('carries over ping monitors: host and echo requests', async () => {
+    expect(await monitorOf(23)).toMatchObject({
+      type: 'ping',
+      host: '127.0.0.1',
+      count: 3,
+      packetIntervalMs: 1000,
+      ipFamily: 'auto',
+      timeout: 48,
+    });
+    expect(await monitorOf(24)).toMatchObject({ type: 'ping', host: '10.20.0.1', interval: 120 });
   });
 
   it('carries over HTTP, keyword, JSON query, TCP, DNS and push settings', async () => {
@@ -272,7 +279,7 @@ describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
       expect(ours).toEqual(kuma);
       expect(kuma.length).toBeGreaterThan(0);
     }
-    expect(report.history).toMatchObject({ monitors: 21, days: 21, hours: 21 });
+    expect(report.history).toMatchObject({ monitors: 23, days: 23, hours: 23 });
   });
 
   it('continues the uptime figures and latency from Kuma’s statistics', async () => {
@@ -327,7 +334,7 @@ describe.each(engines)('importing Uptime Kuma 2.5.3 on %s', (engine) => {
     const res = await upload(kumaDb);
     expect(res.statusCode).toBe(200);
     const again = ImportReport.parse(res.json());
-    expect(again.counts).toEqual({ created: 0, existing: 27, merged: 3, skipped: 2 });
+    expect(again.counts).toEqual({ created: 0, existing: 29, merged: 3, skipped: 0 });
     expect(again.history).toEqual({ monitors: 0, days: 0, hours: 0, minutes: 0 });
     expect(await monitors()).toHaveLength(before.length);
     expect(

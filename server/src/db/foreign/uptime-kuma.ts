@@ -97,12 +97,31 @@ function monitorOf(r: Row): KumaMonitor {
     dnsResolveServer: text(r.dns_resolve_server),
     pushToken: text(r.push_token),
     expiryNotification: bool(r.expiry_notification),
+    ...(r.domain_expiry_notification === undefined
+      ? {}
+      : { domainExpiryNotification: bool(r.domain_expiry_notification) }),
     ipFamily: text(r.ip_family),
     conditions: text(r.conditions),
     proxyId: num(r.proxy_id),
     databaseConnectionString: text(r.database_connection_string),
     databaseQuery: text(r.database_query),
     radiusPassword: text(r.radius_password),
+    pingCount: num(r.ping_count),
+    grpcUrl: text(r.grpc_url),
+    grpcServiceName: text(r.grpc_service_name),
+    grpcMethod: text(r.grpc_method),
+    grpcBody: text(r.grpc_body),
+    grpcEnableTls: bool(r.grpc_enable_tls),
+    wsIgnoreSecWebsocketAcceptHeader: bool(r.ws_ignore_sec_websocket_accept_header),
+    mqttTopic: text(r.mqtt_topic),
+    mqttUsername: text(r.mqtt_username),
+    mqttPassword: text(r.mqtt_password),
+    mqttSuccessMessage: text(r.mqtt_success_message),
+    mqttCheckType: text(r.mqtt_check_type),
+    rabbitmqNodes: text(r.rabbitmq_nodes),
+    rabbitmqUsername: text(r.rabbitmq_username),
+    rabbitmqPassword: text(r.rabbitmq_password),
+    smtpSecurity: text(r.smtp_security),
   };
 }
 

@@ -65,6 +65,16 @@ const BackupMonitor = z.looseObject({
   databaseConnectionString: optText,
   databaseQuery: optText,
   radiusPassword: optText,
+  grpcUrl: optText,
+  grpcServiceName: optText,
+  grpcMethod: optText,
+  grpcBody: optText,
+  grpcEnableTls: flag,
+  mqttTopic: optText,
+  mqttUsername: optText,
+  mqttPassword: optText,
+  mqttSuccessMessage: optText,
+  mqttCheckType: optText,
   notificationIDList: z.record(z.string(), z.unknown()).nullish(),
   tags: z.array(BackupTag).nullish(),
 });
@@ -130,6 +140,16 @@ function monitorOf(m: z.infer<typeof BackupMonitor>): KumaMonitor {
     databaseConnectionString: m.databaseConnectionString,
     databaseQuery: m.databaseQuery,
     radiusPassword: m.radiusPassword,
+    grpcUrl: m.grpcUrl,
+    grpcServiceName: m.grpcServiceName,
+    grpcMethod: m.grpcMethod,
+    grpcBody: m.grpcBody,
+    grpcEnableTls: m.grpcEnableTls,
+    mqttTopic: m.mqttTopic,
+    mqttUsername: m.mqttUsername,
+    mqttPassword: m.mqttPassword,
+    mqttSuccessMessage: m.mqttSuccessMessage,
+    mqttCheckType: m.mqttCheckType,
   };
 }
 

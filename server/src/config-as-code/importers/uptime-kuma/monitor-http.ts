@@ -1,10 +1,12 @@
 import {
+  domainExpiryDefaults,
   HttpMethod,
   isHarmlessHeader,
   JsonPath,
   parseStatusRange,
   type AssertionDraft,
 } from '@pagewatch/contract';
+import { registeredDomain } from '../../../engine/checks/domain/registered-domain.js';
 import type { KumaMonitor } from './source.js';
 
 /** Why a monitor cannot be carried over faithfully; it is then listed as skipped. */
@@ -108,6 +110,28 @@ function authOf(m: KumaMonitor, notes: string[]): Record<string, unknown> {
   return { kind: 'none' };
 }
 
+/**
+ * Kuma's domain name expiry notification (2.1+) as the domain registration option. Kuma turns
+ * it on for every monitor; it is kept only where the URL's host has a registered domain (not
+ * for IP addresses, localhost or bare suffixes), where a lookup can say something. Kuma's
+ * warning days are an instance setting, not the monitor's: Pagewatch's default (30) is used.
+ */
+function domainExpiryOf(m: KumaMonitor, notes: string[]): { domainExpiry?: { warnDays: number } } {
+  if (!m.domainExpiryNotification || !m.url) return {};
+  let host: string;
+  try {
+    host = new URL(m.url).hostname;
+  } catch {
+    return {};
+  }
+  const domain = registeredDomain(host);
+  if (domain === null) return {};
+  notes.push(
+    `Its domain expiry notification watches the registration of ${domain}, warning 30 days ahead`,
+  );
+  return { domainExpiry: { warnDays: domainExpiryDefaults.warnDays } };
+}
+
 /** The HTTP fields of an `http`, `keyword` or `json-query` monitor. */
 export function httpFields(m: KumaMonitor, notes: string[]): Record<string, unknown> {
   const method = (m.method ?? 'GET').toUpperCase();
@@ -152,5 +176,6 @@ export function httpFields(m: KumaMonitor, notes: string[]): Record<string, unkn
     ignoreTls: m.ignoreTls,
     ipFamily,
     assertions,
+    ...domainExpiryOf(m, notes),
   };
 }

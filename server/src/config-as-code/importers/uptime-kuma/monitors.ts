@@ -2,19 +2,17 @@ import { limits, MonitorEntry, PushToken, type ImportItem } from '@pagewatch/con
 import { clamp, item, kumaKeys, merged, skipped } from './keys.js';
 import { httpFields, Unmappable } from './monitor-http.js';
 import { databaseFields } from './monitor-database.js';
+import { mqttFields, rabbitmqFields, smtpFields } from './monitor-messaging.js';
+import { grpcFields, pingFields, websocketFields } from './monitor-net.js';
 import type { KumaMonitor, KumaSource } from './source.js';
 
 /** Kuma types with no Pagewatch counterpart, and why (listed as skipped, never dropped). */
 const missingTypes: Record<string, string> = {
-  ping: 'Pagewatch has no ICMP ping monitor (it runs without raw-socket privileges); a TCP monitor on a port the host serves is the nearest',
   docker: 'Pagewatch does not watch Docker containers',
   steam: 'Pagewatch has no game server monitors',
   gamedig: 'Pagewatch has no game server monitors',
-  mqtt: 'Pagewatch has no MQTT monitor',
   kafka: 'Pagewatch has no Kafka producer monitor',
   'kafka-producer': 'Pagewatch has no Kafka producer monitor',
-  grpc: 'Pagewatch has no gRPC monitor',
-  'grpc-keyword': 'Pagewatch has no gRPC monitor',
   sqlserver:
     'Pagewatch has no SQL Server monitor (PostgreSQL, MySQL/MariaDB, Redis and MongoDB it has)',
   radius: 'Pagewatch has no RADIUS monitor',
@@ -99,11 +97,23 @@ function typeFields(m: KumaMonitor, notes: string[]): Record<string, unknown> {
       return dnsFields(m, notes);
     case 'push':
       return { type: 'push' };
+    case 'ping':
+      return pingFields(m, notes);
+    case 'grpc-keyword':
+      return grpcFields(m, notes);
+    case 'websocket-upgrade':
+      return websocketFields(m, notes);
     case 'postgres':
     case 'mysql':
     case 'redis':
     case 'mongodb':
       return databaseFields(m, notes);
+    case 'mqtt':
+      return mqttFields(m, notes);
+    case 'rabbitmq':
+      return rabbitmqFields(m, notes);
+    case 'smtp':
+      return smtpFields(m, notes);
     default:
       throw new Unmappable(missingTypes[m.type] ?? `Pagewatch has no "${m.type}" monitor`);
   }

@@ -45,6 +45,8 @@ export interface KumaMonitor {
   dnsResolveServer: string | null;
   pushToken: string | null;
   expiryNotification: boolean;
+  /** Kuma 2.1+: "Domain Name Expiry Notification" (RDAP), on by default; absent before. */
+  domainExpiryNotification?: boolean;
   ipFamily: string | null;
   /** Kuma 2.x's extra conditions (JSON text of a list), which Pagewatch does not read. */
   conditions: string | null;
@@ -55,6 +57,29 @@ export interface KumaMonitor {
   databaseQuery: string | null;
   /** Kuma keeps a MySQL monitor's password in this column (named for its RADIUS monitor). */
   radiusPassword: string | null;
+  /** Ping monitors: echo requests per check (Kuma 2.x; 1.x sent one). */
+  pingCount?: number | null;
+  /** gRPC monitors: `host:port`, the service and method called, its JSON body, TLS. */
+  grpcUrl?: string | null;
+  grpcServiceName?: string | null;
+  grpcMethod?: string | null;
+  grpcBody?: string | null;
+  grpcEnableTls?: boolean;
+  /** WebSocket monitors: Kuma may skip checking Sec-WebSocket-Accept. */
+  wsIgnoreSecWebsocketAcceptHeader?: boolean;
+  /** MQTT monitors: topic, login, the expected text (or a JSONata query and its value). */
+  mqttTopic?: string | null;
+  mqttUsername?: string | null;
+  mqttPassword?: string | null;
+  mqttSuccessMessage?: string | null;
+  /** null or '' (the old default: keyword), 'keyword' or 'json-query'. */
+  mqttCheckType?: string | null;
+  /** RabbitMQ monitors (Kuma 2.x): JSON text of the management API's node URLs, and its login. */
+  rabbitmqNodes?: string | null;
+  rabbitmqUsername?: string | null;
+  rabbitmqPassword?: string | null;
+  /** SMTP monitors (Kuma 2.x): 'secure' (TLS from the start), 'starttls', 'nostarttls' or null. */
+  smtpSecurity?: string | null;
 }
 
 export interface KumaTag {
