@@ -18,6 +18,9 @@ export interface SecretSlot {
 }
 
 type SecretKind = 'monitors' | 'channels';
+
+const monitorTypes: ReadonlySet<unknown> = new Set(MonitorType.options);
+const isMonitorType = (type: unknown): type is MonitorType => monitorTypes.has(type);
 type Loose = Record<string, unknown>;
 
 const upper = (s: string) =>
@@ -40,8 +43,8 @@ function monitorSlots(entry: Loose, prefix: string): SecretSlot[] {
     slots.push({ path: ['basicAuth', 'password'], envName: `${prefix}_PASSWORD` });
   }
   // Database and broker types: a write-only `password` beside the user name (a type trait).
-  const type = MonitorType.safeParse(entry.type);
-  if (type.success && hasPassword(type.data)) {
+  // A plain lookup, not a schema parse: this runs for every entry of every plan.
+  if (isMonitorType(entry.type) && hasPassword(entry.type)) {
     slots.push({ path: ['password'], envName: `${prefix}_PASSWORD` });
   }
   const headers = Array.isArray(entry.headers) ? (entry.headers as Loose[]) : [];
