@@ -375,6 +375,42 @@ describe('the Uptime Kuma mappers', () => {
   });
 });
 
+describe("Kuma's domain name expiry notification", () => {
+  it('becomes the HTTP monitor’s domain registration option where the URL has a registered domain', () => {
+    const plan = mapKuma(
+      source({
+        monitors: [
+          monitor({
+            id: 1,
+            type: 'http',
+            url: 'https://shop.example.co.uk/health',
+            domainExpiryNotification: true,
+          }),
+          monitor({
+            id: 2,
+            type: 'http',
+            url: 'http://127.0.0.1:8080/',
+            domainExpiryNotification: true,
+          }),
+          monitor({
+            id: 3,
+            type: 'http',
+            url: 'https://example.com/',
+            domainExpiryNotification: false,
+          }),
+        ],
+      }),
+    );
+    const entries = new Map(plan.document.monitors.map((m) => [m.key, m]));
+    expect(entries.get('kuma-monitor-1')).toMatchObject({ domainExpiry: { warnDays: 30 } });
+    expect(itemOf(plan, 'monitor #1 ').notes).toContain(
+      'Its domain expiry notification watches the registration of example.co.uk, warning 30 days ahead',
+    );
+    expect(entries.get('kuma-monitor-2')).not.toHaveProperty('domainExpiry');
+    expect(entries.get('kuma-monitor-3')).not.toHaveProperty('domainExpiry');
+  });
+});
+
 describe('Kuma database monitors', () => {
   const db = (id: number, type: string, over: Partial<KumaMonitor>) =>
     monitor({ id, type, url: null, dnsResolveServer: null, ...over });
