@@ -406,8 +406,8 @@ describe("Kuma's domain name expiry notification", () => {
     expect(itemOf(plan, 'monitor #1 ').notes).toContain(
       'Its domain expiry notification watches the registration of example.co.uk, warning 30 days ahead',
     );
-    expect(entries.get('kuma-monitor-2')).not.toHaveProperty('domainExpiry');
-    expect(entries.get('kuma-monitor-3')).not.toHaveProperty('domainExpiry');
+    expect(entries.get('kuma-monitor-2')).toMatchObject({ domainExpiry: null });
+    expect(entries.get('kuma-monitor-3')).toMatchObject({ domainExpiry: null });
   });
 });
 
