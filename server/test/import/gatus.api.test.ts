@@ -64,7 +64,7 @@ describe.each(engines)('importing a Gatus configuration on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     report = ImportReport.parse(res.json());
     expect(report).toMatchObject({ source: 'gatus', dryRun: true });
-    expect(report.counts).toEqual({ created: 17, existing: 0, merged: 0, skipped: 3 });
+    expect(report.counts).toEqual({ created: 19, existing: 0, merged: 0, skipped: 1 });
     expect(await monitors()).toEqual([]);
     expect(await channels()).toEqual([]);
   });
@@ -73,7 +73,7 @@ describe.each(engines)('importing a Gatus configuration on %s', (engine) => {
     const res = await upload(rich);
     expect(res.statusCode).toBe(200);
     report = ImportReport.parse(res.json());
-    expect(report.counts).toEqual({ created: 17, existing: 0, merged: 0, skipped: 3 });
+    expect(report.counts).toEqual({ created: 19, existing: 0, merged: 0, skipped: 1 });
     const names = [
       'core/website',
       'core/api-health',
@@ -87,11 +87,10 @@ describe.each(engines)('importing a Gatus configuration on %s', (engine) => {
       'core/legacy-admin',
     ];
     for (const n of names) expect(outcome(`endpoint "${n}"`), n).toBeDefined();
-    expect(outcome('endpoint "network/icmp-gateway"')).toMatchObject({
-      outcome: 'skipped',
-      reason: expect.stringContaining('no ICMP ping monitor'),
-    });
-    expect(outcome('endpoint "network/mail-starttls"')?.reason).toContain('STARTTLS');
+    // icmp:// endpoints become ping monitors (issue 19).
+    expect(outcome('endpoint "network/icmp-gateway"')?.outcome).not.toBe('skipped');
+    // starttls:// endpoints become SMTP monitors (issue 19).
+    expect(outcome('endpoint "network/mail-starttls"')?.outcome).not.toBe('skipped');
     expect(outcome('alerting provider "twilio"')).toMatchObject({
       outcome: 'skipped',
       reason: 'Pagewatch has no twilio channel',
@@ -104,10 +103,21 @@ describe.each(engines)('importing a Gatus configuration on %s', (engine) => {
       'Condition "len([BODY].data.items) > 0" was left out: Pagewatch has no check for len()',
     );
     const keys = (await monitors()).map((m) => m.name).sort();
-    expect(keys).toHaveLength(11);
+    // 11 before issue 19, plus the ping (icmp://) and the SMTP (starttls://) monitors.
+    expect(keys).toHaveLength(13);
     expect((await channels()).map((c) => c.kind).sort()).toEqual(
       ['discord', 'email', 'pagerduty', 'slack', 'telegram', 'webhook'].sort(),
     );
+  });
+
+  it('maps starttls:// to an SMTP monitor requiring STARTTLS, the expiry condition as its warning days', async () => {
+    expect(await monitor('gatus-network-mail-starttls')).toMatchObject({
+      type: 'smtp',
+      host: 'smtp.example.com',
+      port: 587,
+      security: 'starttls',
+      warnDays: 2,
+    });
   });
 
   it('maps conditions to the exact assertions, codes and thresholds', async () => {
@@ -205,7 +215,7 @@ describe.each(engines)('importing a Gatus configuration on %s', (engine) => {
     const res = await upload(rich);
     expect(res.statusCode).toBe(200);
     const again = ImportReport.parse(res.json());
-    expect(again.counts).toEqual({ created: 0, existing: 17, merged: 0, skipped: 3 });
+    expect(again.counts).toEqual({ created: 0, existing: 19, merged: 0, skipped: 1 });
     expect((await monitors()).length).toBe(before);
   });
 

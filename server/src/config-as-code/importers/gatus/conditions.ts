@@ -116,7 +116,10 @@ function hasCondition(left: string, op: string, right: string): ConditionEffect 
  * One Gatus condition (config/endpoint/condition.go) as what Pagewatch can check. Anything
  * without a faithful counterpart is `skipped` with the reason, so the report lists it.
  */
-export function mapCondition(text: string, type: 'http' | 'tcp' | 'dns' | 'tls'): ConditionEffect {
+export function mapCondition(
+  text: string,
+  type: 'http' | 'tcp' | 'dns' | 'tls' | 'ping' | 'udp' | 'websocket' | 'grpc' | 'smtp',
+): ConditionEffect {
   const m = CONDITION.exec(text);
   if (!m) return { kind: 'skipped', reason: 'Pagewatch cannot read this condition' };
   const [, left, op, right] = m as unknown as [string, string, string, string];

@@ -26,16 +26,8 @@ export interface AlertContext {
 }
 
 const schemes: Record<string, string> = {
-  icmp: 'Pagewatch has no ICMP ping monitor (it runs without raw-socket privileges); a TCP monitor on a port the host serves is the nearest',
-  udp: 'Pagewatch has no UDP monitor',
   sctp: 'Pagewatch has no SCTP monitor',
-  ws: 'Pagewatch has no WebSocket monitor',
-  wss: 'Pagewatch has no WebSocket monitor',
   ssh: 'Pagewatch has no SSH monitor',
-  starttls:
-    'Pagewatch checks certificates on a direct TLS handshake only, not after STARTTLS; a TLS monitor on the implicit-TLS port is the nearest',
-  grpc: 'Pagewatch has no gRPC monitor',
-  grpcs: 'Pagewatch has no gRPC monitor',
 };
 
 /** Interval and timeout (Go durations in Gatus) within Pagewatch's limits (SPEC §5). */
@@ -106,7 +98,19 @@ function bodyOf(e: GatusMap): { bodyType: string; body: string } {
   }
 }
 
-type Kind = 'http' | 'tcp' | 'dns' | 'tls';
+type Kind = 'http' | 'tcp' | 'dns' | 'tls' | 'ping' | 'udp' | 'websocket' | 'grpc' | 'smtp';
+
+/** Gatus schemes of the issue-19 types and the Pagewatch type each becomes. */
+const netKinds: Record<string, Kind> = {
+  icmp: 'ping',
+  udp: 'udp',
+  ws: 'websocket',
+  wss: 'websocket',
+  grpc: 'grpc',
+  grpcs: 'grpc',
+  // Gatus's starttls:// is SMTP's STARTTLS (its client says EHLO first), as the SMTP monitor.
+  starttls: 'smtp',
+};
 
 function kindOf(e: GatusMap, url: URL | null): Kind {
   if (e.dns) return 'dns';
@@ -114,6 +118,8 @@ function kindOf(e: GatusMap, url: URL | null): Kind {
   if (scheme === 'http' || scheme === 'https') return 'http';
   if (scheme === 'tcp') return 'tcp';
   if (scheme === 'tls') return 'tls';
+  const net = netKinds[scheme];
+  if (net !== undefined) return net;
   throw new Unmappable(schemes[scheme] ?? `Pagewatch has no monitor for ${scheme || 'this'} URLs`);
 }
 
@@ -172,6 +178,33 @@ function typeFields(e: GatusMap, kind: Kind, url: URL | null, notes: string[]): 
         resolver,
         expected,
       });
+    } else if (kind === 'ping') {
+      fields.host = host;
+    } else if (kind === 'websocket') {
+      Object.assign(fields, { url: str(e.url), send: str(e.body) });
+      if ((e.client as GatusMap | undefined)?.insecure === true) fields.ignoreTls = true;
+    } else if (kind === 'udp') {
+      if (str(e.body) === '') {
+        throw new Unmappable(
+          'it sends no body; Pagewatch’s UDP monitor sends a datagram and expects a reply',
+        );
+      }
+      notes.push('Pagewatch’s UDP monitor is down unless a reply comes within the timeout');
+      Object.assign(fields, { host, port: Number(url?.port || 0), send: str(e.body) });
+    } else if (kind === 'grpc') {
+      Object.assign(fields, {
+        host,
+        port: Number(url?.port || 0),
+        tls: url?.protocol === 'grpcs:',
+      });
+      if ((e.client as GatusMap | undefined)?.insecure === true) fields.ignoreTls = true;
+    } else if (kind === 'smtp') {
+      Object.assign(fields, { host, port: Number(url?.port || 25), security: 'starttls' });
+      if (certificateHours !== null) {
+        fields.warnDays = clamp(Math.ceil(certificateHours / 24), 1, 365);
+      }
+      if ((e.client as GatusMap | undefined)?.insecure === true) fields.ignoreTrust = true;
+      notes.push('Pagewatch also checks the 220 greeting and the EHLO answer before STARTTLS');
     } else {
       Object.assign(fields, { host, port: Number(url?.port || (kind === 'tls' ? 443 : 0)) });
       if (kind === 'tls' && certificateHours !== null) {
@@ -179,7 +212,10 @@ function typeFields(e: GatusMap, kind: Kind, url: URL | null, notes: string[]): 
       }
     }
   }
-  return { fields, certificateHours: kind === 'tls' ? null : certificateHours };
+  return {
+    fields,
+    certificateHours: kind === 'tls' || kind === 'smtp' ? null : certificateHours,
+  };
 }
 
 export const fieldErrors = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
