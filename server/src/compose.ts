@@ -1,3 +1,5 @@
+import { RdapClient } from './engine/checks/domain/client.js';
+import { bootstrapFileFor, loadBootstrapFile } from './engine/checks/domain/bootstrap.js';
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, VERSION } from './app.js';
@@ -235,6 +237,10 @@ export async function composePagewatch(
           },
         }
       : {}),
+    // Domain expiry: the refreshed bootstrap file in the data directory, else the shipped one.
+    rdap: new RdapClient({
+      bootstrap: () => loadBootstrapFile(bootstrapFileFor(config.dataDir)),
+    }),
     ...options.checks,
     openSecret: cachedOpener((sealed) => secrets.open(sealed)),
   };

@@ -6,6 +6,7 @@ import { registerExport } from './export.js';
 import { registerImportGatus } from './import-gatus.js';
 import { registerImportUptimeKuma } from './import-uptime-kuma.js';
 import { registerPlan } from './plan.js';
+import { registerRdapBootstrap } from './rdap-bootstrap.js';
 import { registerResetPassword } from './reset-password.js';
 import { registerRestore } from './restore.js';
 import { registerSchema } from './schema.js';
@@ -28,4 +29,5 @@ export const commands: readonly RegisterCommand[] = [
   registerImportUptimeKuma,
   registerImportGatus,
   registerResetPassword,
+  registerRdapBootstrap,
 ];
