@@ -18,7 +18,15 @@ import {
   tempDir,
   waitHealthy,
 } from '../lib/run.mjs';
-import { mb, ms, printEnvironment, printTable, verdict, writeResult } from '../lib/stats.mjs';
+import {
+  cpuSeconds,
+  mb,
+  ms,
+  printEnvironment,
+  printTable,
+  verdict,
+  writeResult,
+} from '../lib/stats.mjs';
 
 const NAME = 'config-10k';
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 10_000);
@@ -93,7 +101,13 @@ async function runEngine(engine) {
   await ensureSignedIn(port);
 
   const rows = [];
-  const step = (what, t, detail) => rows.push({ what, ms: t, detail });
+  // The server's CPU time per step as well: on a loaded machine it says more than the clock.
+  let cpuMark = cpuSeconds(server.pid);
+  const step = (what, t, detail) => {
+    const cpu = cpuSeconds(server.pid);
+    rows.push({ what, ms: t, cpuMs: (cpu - cpuMark) * 1000, detail });
+    cpuMark = cpu;
+  };
   const doc = documentOf();
   const plan1 = await call(port, '/api/v1/config/plan', { document: doc });
   step('plan (all new)', plan1.ms, `${plan1.body.summary.create} to create`);
@@ -124,10 +138,12 @@ async function runEngine(engine) {
   );
   // Edits in the UI of file-managed monitors: the next plan shows them as drift.
   const firstIds = await managedIds(port, DRIFTED);
+  const before = cpuSeconds(server.pid);
   for (const id of firstIds) {
     const res = await request(port, `/api/v1/monitors/${id}/pause`, { method: 'POST' });
     if (res.status !== 200) throw new Error(`pause ${id} → ${res.status}: ${res.body}`);
   }
+  cpuMark += cpuSeconds(server.pid) - before; // the pauses are not the plan's
   const plan4 = await call(port, '/api/v1/config/plan', { document: edited });
   step(`plan (${DRIFTED} drifted)`, plan4.ms, `${plan4.body.summary.drift} drifted`);
   await stopChild(server);
@@ -154,8 +170,8 @@ await runBench(NAME, async () => {
     const rows = await runEngine(engine);
     results[engine] = rows;
     printTable(`${engine}: ${MONITORS} monitors as code`, [
-      ['step', 'time', 'what', '≤ 5 s'],
-      ...rows.map((r) => [r.what, ms(r.ms), r.detail, verdict(r.ms <= BAR_MS)]),
+      ['step', 'time', 'server CPU', 'what', '≤ 5 s'],
+      ...rows.map((r) => [r.what, ms(r.ms), ms(r.cpuMs), r.detail, verdict(r.ms <= BAR_MS)]),
     ]);
   }
   const met = Object.values(results).every((rows) => rows.every((r) => r.ms <= BAR_MS));

@@ -117,6 +117,7 @@ export function kindOps(
 ): { [K in ConfigKind]: Ops[K] } {
   const channelKeys = keysById(state.channels);
   const monitorKeys = keysById(state.monitors);
+  const monitorsById = new Map(state.monitors.map((h) => [h.id, h.resource]));
   return {
     channels: {
       same: (h, entry) => sameChannel(h.resource, entry, tx.secrets),
@@ -143,8 +144,21 @@ export function kindOps(
         });
         return (await createMonitors(tx, ctx, inputs)).map((m) => m.id);
       },
-      update: async (id, entry) =>
-        void (await updateMonitor(tx, ctx, id, parsed(MonitorInput, monitorInput(entry, ids)))),
+      update: async (id, entry) => {
+        const input = parsed(MonitorInput, monitorInput(entry, ids));
+        // Links already as the entry says are left alone: no rewrite, no "channelIds" in the
+        // audit line. The monitor was read with the state, in this transaction.
+        const linked = [...new Set(state.links.get(id) ?? [])].sort((a, b) => a - b);
+        const wanted = [...new Set(input.channelIds ?? [])].sort((a, b) => a - b);
+        const same = input.channelIds !== undefined && canonical(linked) === canonical(wanted);
+        await updateMonitor(
+          tx,
+          ctx,
+          id,
+          same ? { ...input, channelIds: undefined } : input,
+          monitorsById.get(id),
+        );
+      },
       remove: (id) => removeMonitor(tx, ctx, id),
     },
     statusPages: {

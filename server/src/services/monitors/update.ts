@@ -18,14 +18,18 @@ function changedFields(before: MonitorRecord, input: MonitorInput): string[] {
     .map(([key]) => key);
 }
 
-/** Replaces a monitor's definition; pointing it elsewhere starts its status over. */
+/**
+ * Replaces a monitor's definition; pointing it elsewhere starts its status over. `known` is
+ * the monitor as just read in the same transaction (a configuration apply has them all).
+ */
 export async function updateMonitor(
   deps: ServiceDeps,
   ctx: RequestContext,
   id: number,
   input: MonitorInput,
+  known?: MonitorRecord,
 ): Promise<MonitorRecord> {
-  const before = await deps.repos.monitors.findById(id);
+  const before = known ?? (await deps.repos.monitors.findById(id));
   if (!before) throw notFound('Monitor');
   const headers = sealHeaders(input, before, deps.secrets);
   const sealed = sealCredentials(headers.input, before, deps.secrets);
