@@ -29,6 +29,15 @@ export const ServerEvent = z.discriminatedUnion('kind', [
   }),
   z.object({
     /**
+     * Many monitors' definitions changed at once (a bulk action): one event per batch of at
+     * most `monitorsEventMax` ids instead of one per monitor, so listeners read them together.
+     */
+    kind: z.literal('monitors'),
+    change: z.literal('updated'),
+    monitorIds: z.array(z.number().int()),
+  }),
+  z.object({
+    /**
      * An incident was opened, changed (edit or update posted), resolved or deleted. Complete
      * enough for subscribers (the UI, alerting) to act without reading it back.
      */
@@ -63,3 +72,9 @@ export const ServerEvent = z.discriminatedUnion('kind', [
   }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;
+
+/**
+ * Ids in one `monitors` event: small enough for PostgreSQL's NOTIFY payload (under 8,000 bytes)
+ * when processes share events.
+ */
+export const monitorsEventMax = 500;

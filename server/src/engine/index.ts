@@ -157,6 +157,26 @@ export function createEngine(deps: EngineDeps) {
 
   // Definitions change through the services; the engine follows them through the hub.
   const unsubscribe = hub.subscribe(({ event }) => {
+    if (event.kind === 'monitors') {
+      // A bulk change: the monitors this process schedules are read in one go.
+      const mine = event.monitorIds.filter((id) => following.owns(id));
+      for (const id of event.monitorIds) if (!following.owns(id)) scheduler.remove(id);
+      if (mine.length === 0) return;
+      repos.monitors
+        .findByIds(mine)
+        .then((found) => {
+          const seen = new Set<number>();
+          for (const m of found) {
+            seen.add(m.id);
+            scheduler.upsert(m);
+          }
+          for (const id of mine) if (!seen.has(id)) scheduler.remove(id);
+        })
+        .catch((err: unknown) =>
+          logger.error({ err, monitors: mine.length }, 'could not reload monitors'),
+        );
+      return;
+    }
     if (event.kind !== 'monitor') return;
     if (event.change === 'deleted') return scheduler.remove(event.monitorId);
     // Another process schedules it; it hears the same event.

@@ -115,6 +115,8 @@ export class RenderCache {
           return this.dropWhere((e) => e.monitorIds.has(event.monitorId));
         case 'monitor':
           return this.dropWhere((e) => e.monitorIds.has(event.monitorId));
+        case 'monitors':
+          return this.dropWhere((e) => event.monitorIds.some((id) => e.monitorIds.has(id)));
         case 'result': {
           const old = this.clock.now() - this.latencyRefreshMs;
           return this.dropWhere(

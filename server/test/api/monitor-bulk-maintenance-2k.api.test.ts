@@ -1,4 +1,11 @@
-import { MaintenanceWindow, MonitorBulkResult, maintenanceLimits } from '@pagewatch/contract';
+import {
+  MaintenanceWindow,
+  MonitorBulkResult,
+  MonitorRowPage,
+  maintenanceLimits,
+  monitorsEventMax,
+  type ServerEvent,
+} from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositories } from '../../src/db/repositories/index.js';
 import { AUDIENCE_CHUNK, audienceOf } from '../../src/db/repositories/status-subscribers.js';
@@ -13,7 +20,7 @@ const COUNT = 2_000;
  * Issue 17: bulk actions on 2,000 monitors, a maintenance window included. The window names
  * every monitor; the statements that look through its monitors stay bounded on both engines.
  */
-describe.each(engines)('a maintenance window over 2,000 monitors on %s', (engine) => {
+describe.each(engines)('bulk actions on 2,000 monitors on %s', (engine) => {
   let t: TestApp;
   let ids: number[] = [];
   beforeAll(async () => {
@@ -85,6 +92,32 @@ describe.each(engines)('a maintenance window over 2,000 monitors on %s', (engine
     expect(await audienceOf(t.database.db, ids.slice(AUDIENCE_CHUNK))).toHaveLength(1);
     expect(await audienceOf(t.database.db, ids.slice(1, AUDIENCE_CHUNK))).toHaveLength(0);
   });
+
+  it('pauses all 2,000 announcing them in a few batches, not one event a monitor', async () => {
+    const seen: ServerEvent[] = [];
+    const stop = t.hub.subscribe(({ event }) => seen.push(event));
+    try {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/monitors/bulk',
+        payload: { selection: { kind: 'filter', tag: 'fleet' }, action: { kind: 'pause' } },
+      });
+      expect(res.statusCode, res.body.slice(0, 500)).toBe(200);
+      expect(MonitorBulkResult.parse(res.json()).done).toHaveLength(COUNT);
+    } finally {
+      stop();
+    }
+    const batches = seen.filter((e) => e.kind === 'monitors');
+    expect(batches.map((e) => e.monitorIds.length)).toEqual(
+      Array.from({ length: COUNT / monitorsEventMax }, () => monitorsEventMax),
+    );
+    expect(batches.flatMap((e) => e.monitorIds).sort((a, b) => a - b)).toEqual(ids);
+    expect(seen.filter((e) => e.kind === 'monitor')).toEqual([]);
+    const rows = MonitorRowPage.parse(
+      (await t.inject('/api/v1/monitors/rows?status=paused&limit=1')).json(),
+    );
+    expect(rows.total).toBe(COUNT);
+  }, 60_000);
 
   it('refuses a window naming more monitors than the limit, with the number in words', async () => {
     const tooMany = Array.from({ length: maintenanceLimits.monitorsMax + 1 }, (_, i) => i + 1);

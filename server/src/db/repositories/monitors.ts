@@ -241,6 +241,20 @@ export function monitorsRepository(db: Kysely<DB>) {
       return Number(res.numDeletedRows) > 0;
     },
 
+    /** The monitors of `ids` that exist, 1,000 ids a statement (a bulk action's thousands). */
+    async findByIds(ids: readonly number[]): Promise<MonitorRecord[]> {
+      const out: MonitorRecord[] = [];
+      for (let i = 0; i < ids.length; i += 1_000) {
+        const rows = await db
+          .selectFrom('monitors')
+          .select(columns)
+          .where('id', 'in', ids.slice(i, i + 1_000))
+          .execute();
+        for (const r of rows) out.push(toRecord(r));
+      }
+      return out;
+    },
+
     async findById(id: number): Promise<MonitorRecord | null> {
       const row = await db
         .selectFrom('monitors')

@@ -122,6 +122,10 @@ export class MonitorSeries {
   }
 
   private apply(event: ServerEvent): void {
+    if (event.kind === 'monitors') {
+      this.dirty = true;
+      return;
+    }
     if (event.kind === 'monitor') {
       // A rename, a pause or a new monitor shows on the next scrape; a deleted one is gone now.
       this.dirty = true;

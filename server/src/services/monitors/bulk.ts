@@ -1,5 +1,6 @@
 import {
   maintenanceLimits,
+  monitorsEventMax,
   type AuditAction,
   type MonitorBulkAction,
   type MonitorBulkInput,
@@ -127,7 +128,12 @@ export async function bulkMonitors(
     await w.audit(lines);
     return { plan, done };
   });
-  for (const id of done) deps.hub.publish({ kind: 'monitor', change: 'updated', monitorId: id });
+  // One event a batch, not one a monitor: listeners (scheduler, dashboard rows, browsers) read
+  // the batch together instead of 2,000 times one monitor.
+  for (let i = 0; i < done.length; i += monitorsEventMax) {
+    const monitorIds = done.slice(i, i + monitorsEventMax);
+    deps.hub.publish({ kind: 'monitors', change: 'updated', monitorIds });
+  }
   return finish(plan, done);
 }
 

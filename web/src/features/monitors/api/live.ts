@@ -31,6 +31,10 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
   const byMonitor = new Map<number, ServerEvent[]>();
   let refetchList = false;
   let refetchIncidents = false;
+  let reset = false;
+  // Monitors whose definition changed: their rows, names and pages are read again once for the
+  // whole flush (a bulk action's 2,000 are one refetch, not 2,000 cancelled and restarted ones).
+  const redefined = new Set<number>();
   for (const event of batch) {
     // Incident lists are few and small: refetching them beats patching every filtered list.
     if (event.kind === 'incident') {
@@ -44,14 +48,13 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
     }
     // Status pages have their own screens; the monitor views don't show them.
     if (event.kind === 'status-page') continue;
-    if (event.kind === 'monitor' || event.kind === 'reset') {
+    if (event.kind === 'monitor' || event.kind === 'monitors' || event.kind === 'reset') {
       // Incidents show monitor names, and a deleted monitor leaves its incidents behind.
       refetchIncidents = true;
       refetchList = true;
-      void client.invalidateQueries({ queryKey: monitorKeys.rowsAll });
-      void client.invalidateQueries({ queryKey: monitorKeys.names() });
-      if (event.kind === 'reset') void client.invalidateQueries({ queryKey: monitorKeys.all });
-      else void client.invalidateQueries({ queryKey: monitorKeys.detail(event.monitorId) });
+      if (event.kind === 'reset') reset = true;
+      else if (event.kind === 'monitor') redefined.add(event.monitorId);
+      else for (const id of event.monitorIds) redefined.add(id);
       continue;
     }
     // A flip changes the 24 h uptime too, which only the server computes.
@@ -78,6 +81,22 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
   }
 
   for (const [id, events] of byMonitor) patchMonitor(client, id, events);
+  if (reset || redefined.size > 0) {
+    void client.invalidateQueries({ queryKey: monitorKeys.rowsAll });
+    void client.invalidateQueries({ queryKey: monitorKeys.names() });
+  }
+  if (reset) void client.invalidateQueries({ queryKey: monitorKeys.all });
+  else if (redefined.size > 0) {
+    // One pass over the cache for every page of a changed monitor that is loaded.
+    const detail = monitorKeys.detail(0);
+    void client.invalidateQueries({
+      predicate: (q) =>
+        q.queryKey.length === detail.length &&
+        q.queryKey[0] === detail[0] &&
+        q.queryKey[1] === detail[1] &&
+        redefined.has(q.queryKey[2] as number),
+    });
+  }
   if (refetchList) void client.invalidateQueries({ queryKey: monitorKeys.list() });
   if (refetchIncidents) void client.invalidateQueries({ queryKey: incidentKeys.all });
 }

@@ -192,4 +192,25 @@ describe('dashboard rows', () => {
     // The pickers' names follow a rename, an addition or a deletion.
     expect(client.getQueryState(monitorKeys.names())?.isInvalidated).toBe(true);
   });
+
+  it('takes a bulk change of many monitors in one pass: one refetch, their pages only', () => {
+    const client = new QueryClient();
+    const key = monitorRowsQuery(all).queryKey;
+    client.setQueryData(key, pages([row(1), row(2), row(3)]));
+    for (const id of [1, 2, 3]) client.setQueryData(monitorKeys.detail(id), { id });
+    let fetches = 0;
+    client.getQueryCache().subscribe((e) => {
+      if (e.type === 'updated' && e.action.type === 'invalidate') fetches++;
+    });
+    applyEvents(client, [
+      { kind: 'monitors', change: 'updated', monitorIds: [1, 2] },
+      { kind: 'monitors', change: 'updated', monitorIds: [500, 501] },
+    ]);
+    expect(client.getQueryState(key)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(monitorKeys.detail(1))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(monitorKeys.detail(2))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(monitorKeys.detail(3))?.isInvalidated).toBe(false);
+    // The rows were marked once for both events, each page once.
+    expect(fetches).toBe(3);
+  });
 });
