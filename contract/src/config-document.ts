@@ -9,6 +9,7 @@ import { MaintenanceInput } from './maintenance.js';
 import {
   BrowserMonitorInput,
   DnsMonitorInput,
+  DomainMonitorInput,
   HttpMonitorInput,
   MonitorType,
   MongodbMonitorInput,
@@ -99,6 +100,7 @@ function monitorEntry<T extends z.ZodObject>(input: T) {
 }
 
 export const HttpMonitorEntry = monitorEntry(HttpMonitorInput);
+export const DomainMonitorEntry = monitorEntry(DomainMonitorInput);
 export const TcpMonitorEntry = monitorEntry(TcpMonitorInput);
 export const DnsMonitorEntry = monitorEntry(DnsMonitorInput);
 export const TlsMonitorEntry = monitorEntry(TlsMonitorInput);
@@ -121,6 +123,7 @@ export const MonitorEntry = z.discriminatedUnion(
   'type',
   [
     HttpMonitorEntry,
+    DomainMonitorEntry,
     TcpMonitorEntry,
     DnsMonitorEntry,
     TlsMonitorEntry,
