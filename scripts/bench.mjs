@@ -30,6 +30,7 @@ const benches = [
   'bulk-2k',
   'config-10k',
   'escalation',
+  'alert-noise',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -37,34 +37,35 @@ export async function groupOf(db: Db, monitorId: number): Promise<GroupOf | null
   const windowMs = (setting?.window_s ?? DEFAULT_GROUP_WINDOW_S) * 1000;
   if (setting?.tag) return { key: `t:${setting.tag}`, label: `tag ${setting.tag}`, windowMs };
   let root = monitorId;
+  let rootName: string | null = null;
   const seen = new Set([root]);
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const up = await db
-      .selectFrom('monitor_parents')
-      .select('parent_id')
-      .where('monitor_id', '=', root)
-      .orderBy('parent_id')
+      .selectFrom('monitor_parents as mp')
+      .innerJoin('monitors as p', 'p.id', 'mp.parent_id')
+      .select(['mp.parent_id', 'p.name'])
+      .where('mp.monitor_id', '=', root)
+      .orderBy('mp.parent_id')
       .limit(1)
       .executeTakeFirst();
     if (!up || seen.has(Number(up.parent_id))) break;
     root = Number(up.parent_id);
+    rootName = up.name;
     seen.add(root);
   }
   if (root === monitorId) {
+    // A root groups with its children: it has one, and its own name labels the group.
     const child = await db
-      .selectFrom('monitor_parents')
-      .select('monitor_id')
-      .where('parent_id', '=', monitorId)
+      .selectFrom('monitor_parents as mp')
+      .innerJoin('monitors as m', 'm.id', 'mp.parent_id')
+      .select('m.name')
+      .where('mp.parent_id', '=', monitorId)
       .limit(1)
       .executeTakeFirst();
     if (!child) return null;
+    rootName = child.name;
   }
-  const name = await db
-    .selectFrom('monitors')
-    .select('name')
-    .where('id', '=', root)
-    .executeTakeFirst();
-  return { key: `d:${root}`, label: `behind ${name?.name ?? `#${root}`}`, windowMs };
+  return { key: `d:${root}`, label: `behind ${rootName ?? `#${root}`}`, windowMs };
 }
 
 /**
@@ -82,22 +83,8 @@ export async function addToBatch(
   now: number,
 ): Promise<boolean> {
   const phase = event.kind === 'monitor.up' ? 'up' : 'down';
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await trx
-      .insertInto('alert_batches')
-      .values({
-        group_key: group.key,
-        phase,
-        label: group.label,
-        opened_at: now,
-        due_at: now + group.windowMs,
-        flushed_at: null,
-      })
-      .onConflict((oc) =>
-        oc.columns(['group_key', 'phase']).where('flushed_at', 'is', null).doNothing(),
-      )
-      .execute();
-    const batch = await trx
+  const join = () =>
+    trx
       .updateTable('alert_batches')
       .set((eb) => ({ items: eb('items', '+', 1) }))
       .where('group_key', '=', group.key)
@@ -105,6 +92,26 @@ export async function addToBatch(
       .where('flushed_at', 'is', null)
       .returning('id')
       .executeTakeFirst();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // Most alerts join a batch already open: one statement; the first opens it.
+    let batch = await join();
+    if (!batch) {
+      await trx
+        .insertInto('alert_batches')
+        .values({
+          group_key: group.key,
+          phase,
+          label: group.label,
+          opened_at: now,
+          due_at: now + group.windowMs,
+          flushed_at: null,
+        })
+        .onConflict((oc) =>
+          oc.columns(['group_key', 'phase']).where('flushed_at', 'is', null).doNothing(),
+        )
+        .execute();
+      batch = await join();
+    }
     // Flushed between the insert and the update (another process): open the next one.
     if (!batch) continue;
     const added = await trx
