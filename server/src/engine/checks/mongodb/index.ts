@@ -38,7 +38,6 @@ export async function runMongodbCheck(
     serverSelectionTimeoutMS: Math.max(100, spec.timeoutMs - 150),
     connectTimeoutMS: spec.timeoutMs,
     socketTimeoutMS: spec.timeoutMs,
-    timeoutMS: spec.timeoutMs,
     maxPoolSize: 1,
     minPoolSize: 0,
     retryReads: false,
