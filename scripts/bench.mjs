@@ -31,6 +31,8 @@ const benches = [
   'config-10k',
   'escalation',
   'alert-noise',
+  'check-cost-net',
+  'check-cost-db',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

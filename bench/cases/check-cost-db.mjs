@@ -7,6 +7,7 @@
 // connection, which still costs the driver's setup and teardown. The servers' own CPU is not
 // counted. BENCH_SERVER_DIST points at a server build other than server/dist.
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { root, runBench } from '../lib/run.mjs';
 import { ms, printEnvironment, printTable, summarize, writeResult } from '../lib/stats.mjs';
@@ -34,7 +35,7 @@ const common = {
 };
 
 async function measure(label, run, want, checks = CHECKS, warmup = WARMUP) {
-  const signal = new AbortController().signal;
+  const signal = new globalThis.AbortController().signal;
   for (let i = 0; i < warmup; i++) await run({ signal });
   const walls = [];
   const outcomes = new Map();
