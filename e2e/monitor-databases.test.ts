@@ -173,6 +173,38 @@ describe('database monitors from the form', () => {
     await context.close();
   });
 
+  it('reads in light and dark, on a desktop and a phone', async () => {
+    const sizes = [
+      ['desktop', { width: 1280, height: 800 }, false],
+      ['phone', { width: 390, height: 844 }, true],
+    ] as const;
+    for (const [size, viewport, phone] of sizes) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({
+          viewport,
+          colorScheme,
+          isMobile: phone,
+          hasTouch: phone,
+        });
+        await signIn(context, app.url, app.owner.email, app.owner.password);
+        const page = await newPage(context);
+        await page.goto(`${app.url}/monitors/new`);
+        await page
+          .getByRole('radiogroup', { name: 'Monitor type' })
+          .getByRole('radio', { name: 'Redis', exact: true })
+          .click();
+        await page.getByLabel('Connect over TLS').check();
+        await page.getByLabel(/Accept certificates from any issuer/).check();
+        await page.getByText('Who issued the certificate will not be checked').waitFor();
+        await page.screenshot({
+          path: screenshotPath(`monitor-redis-form-${size}-${colorScheme}`),
+          fullPage: true,
+        });
+        await context.close();
+      }
+    }
+  });
+
   it('fits the database form on a phone', async () => {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },

@@ -103,7 +103,7 @@ function LoginSection(text: DatabaseFormText) {
         />
         {v.dbTls && (
           <div className="form__nested">
-            <div className="form__grid">
+            <div className="form__grid form__grid--narrow">
               <TextInputField
                 name="warnDays"
                 label="Warn days before expiry"
