@@ -14,6 +14,7 @@ export const auditAreas = {
   delivery: 'Notification channels',
   escalation_policy: 'Escalation',
   escalation: 'Escalation',
+  oncall_schedule: 'Escalation',
   settings: 'Settings',
   backup: 'Settings',
   import: 'Settings',
@@ -129,6 +130,9 @@ export const auditActionWording = {
   'escalation_policy.updated': { label: 'Changed an escalation policy', verb: 'changed' },
   'escalation_policy.deleted': { label: 'Deleted an escalation policy', verb: 'deleted' },
   'escalation.acknowledged': { label: 'Acknowledged an alert', verb: 'acknowledged' },
+  'oncall_schedule.created': { label: 'Created an on-call schedule', verb: 'created' },
+  'oncall_schedule.updated': { label: 'Changed an on-call schedule', verb: 'changed' },
+  'oncall_schedule.deleted': { label: 'Deleted an on-call schedule', verb: 'deleted' },
   'settings.updated': { label: 'Changed settings', verb: 'changed the settings' },
   'settings.ownership_transferred': {
     label: 'Transferred ownership',

@@ -36,3 +36,4 @@ export * from './escalation.js';
 export * from './dependencies.js';
 export * from './heartbeat-schedule.js';
 export * from './domain-expiry.js';
+export * from './oncall.js';

@@ -31,6 +31,8 @@ import { configRoutes } from './http/routes/api/config.js';
 import { configStatusRoutes } from './http/routes/api/config-status.js';
 import { deliveryRoutes } from './http/routes/api/deliveries.js';
 import { escalationRoutes } from './http/routes/api/escalation.js';
+import { oncallRoutes } from './http/routes/api/oncall.js';
+import { icalRoutes } from './http/routes/public/ical.js';
 import { ackRoutes } from './http/routes/public/ack.js';
 import { dependencyRoutes } from './http/routes/api/dependencies.js';
 import { notificationChannelRoutes } from './http/routes/api/notification-channels.js';
@@ -151,6 +153,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   dependencyRoutes(app, api, deps.services);
   deliveryRoutes(app, api, deps.services);
   escalationRoutes(app, api, deps.services);
+  oncallRoutes(app, api, deps.services);
+  icalRoutes(app, deps.services);
   clusterRoutes(app, api, deps.services);
   settingsRoutes(app, api, deps.services);
   backupRoutes(app, api, deps.services);

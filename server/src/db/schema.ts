@@ -519,7 +519,29 @@ export interface EscalationsTable {
   resolved_at: Millis | null;
 }
 
+/** On-call schedules (ADR 39). */
+export interface OncallSchedulesTable {
+  id: Generated<number>;
+  name: string;
+  time_zone: string;
+  /** JSON RotationLayerInput[]. */
+  layers: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface OncallOverridesTable {
+  id: Generated<number>;
+  schedule_id: number;
+  user_id: number;
+  from_at: Millis;
+  to_at: Millis;
+  created_at: Millis;
+}
+
 export interface DB {
+  oncall_schedules: OncallSchedulesTable;
+  oncall_overrides: OncallOverridesTable;
   escalation_policies: EscalationPoliciesTable;
   escalations: EscalationsTable;
   cluster_members: ClusterMembersTable;

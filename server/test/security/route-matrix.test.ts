@@ -40,6 +40,8 @@ const PUBLIC_PAGES = [
   /^\/badge\//,
   // Acknowledgement links in alerts (ADR 39): the signed token is the proof.
   /^\/ack\//,
+  // On-call calendar feeds: the secret token in the URL is the credential (ADR 39).
+  /^\/ical\//,
   /^\/api\/docs(\/standalone\.js)?$/,
 ];
 const PUBLIC_PAGE_PREFIXES = ['/api/push/', '/*'];
@@ -71,6 +73,8 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   'escalation-policies': { read: 'viewer', write: 'admin' },
   // Acknowledging an outage is an editor's act, like posting an incident update.
   escalations: { read: 'viewer', write: 'editor' },
+  // Who is on call is everyone's business; the rota is set by admins.
+  'oncall-schedules': { read: 'viewer', write: 'admin' },
   export: { read: 'admin', write: 'admin' },
   import: { read: 'admin', write: 'admin' },
   // Configuration as code: export, plan and apply are the export/import of SPEC §6.
@@ -258,6 +262,8 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     // Public pages answer 404 for an unknown page or monitor, to anyone.
     // An acknowledgement link that is not valid: a page saying so, to anyone.
     if (url.startsWith('/ack/')) return url.replace(':token', '1.1.1.forged-signature-0123456789');
+    // A feed with a wrong token: 404 to anyone.
+    if (url.startsWith('/ical/')) return url.replace(':id', '1').replace(':file', 'forged.ics');
     if (url.startsWith('/status/') || url.startsWith('/badge/'))
       return url
         .replace(':slug', 'no-such-page')
@@ -319,6 +325,31 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
         },
       });
       id = res.json<{ id: number }>().id;
+    } else if (resource === 'oncall-schedules') {
+      // A fresh one each time: the call may delete it.
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/oncall-schedules',
+        payload: {
+          name: `Matrix fixture ${++seq}`,
+          timeZone: 'Europe/Berlin',
+          layers: [{ name: 'L', members: [targetUserId], startDate: '2026-01-05' }],
+        },
+      });
+      id = res.json<{ id: number }>().id;
+      if (url.includes(':overrideId')) {
+        const o = await t.inject({
+          method: 'POST',
+          url: `/api/v1/oncall-schedules/${id}/overrides`,
+          payload: {
+            userId: targetUserId,
+            from: '2026-01-05T00:00:00Z',
+            to: '2026-01-06T00:00:00Z',
+          },
+        });
+        const overrides = o.json<{ overrides: { id: number }[] }>().overrides;
+        return url.replace(':id', String(id)).replace(':overrideId', String(overrides[0]!.id));
+      }
     } else if (resource === 'escalations') {
       // Need not exist: access is decided before the lookup answers 404.
       id = 1;

@@ -19,6 +19,8 @@ export const BACKUP_TABLES: readonly string[] = [
   'monitors',
   'notification_channels',
   'escalation_policies',
+  'oncall_schedules',
+  'oncall_overrides',
   'monitor_channels',
   'monitor_parents',
   'monitor_grouping',

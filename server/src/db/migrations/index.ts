@@ -31,6 +31,7 @@ import { accountTokens } from './021-account-tokens.js';
 import { statusPageTimeZone } from './023-status-page-time-zone.js';
 import { auditFilters } from './025-audit-filters.js';
 import { escalation } from './027-escalation.js';
+import { oncall } from './028-oncall.js';
 import { monitorParents } from './029-monitor-parents.js';
 import { alertGroups } from './030-alert-groups.js';
 import { ownSchemaOnly } from './own-schema.js';
@@ -69,6 +70,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '023-status-page-time-zone': statusPageTimeZone(),
     '025-audit-filters': auditFilters(),
     '027-escalation': escalation(engine),
+    '028-oncall': oncall(engine),
     '029-monitor-parents': monitorParents(),
     '030-alert-groups': alertGroups(engine),
   };

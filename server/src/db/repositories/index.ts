@@ -21,6 +21,7 @@ import { monitorParentsRepository } from './monitor-parents.js';
 import { alertGroupsRepository } from './alert-groups.js';
 import { deliveryLogRepository } from './delivery-log.js';
 import { escalationsRepository } from './escalations.js';
+import { oncallRepository } from './oncall.js';
 import { notificationChannelsRepository } from './notification-channels.js';
 import { resultsRepository } from './results.js';
 import { retentionRepository } from './retention.js';
@@ -63,6 +64,7 @@ export function repositories(database: Database) {
     channelCoverage: channelCoverageRepository(database.db),
     deliveryLog: deliveryLogRepository(database.db),
     escalations: escalationsRepository(database.db),
+    oncall: oncallRepository(database.db),
     statusPublic: statusPublicRepository(database.db),
     cluster: clusterRepository(database.db, database.engine),
     checkRequests: checkRequestsRepository(database.db, database.engine),

@@ -56,6 +56,8 @@ const dataTables = [
   'status_pages',
   'maintenance_windows',
   'escalation_policies',
+  'oncall_overrides',
+  'oncall_schedules',
   'notification_channels',
   'monitors',
 ] as const satisfies readonly (keyof DB)[];

@@ -35,6 +35,8 @@ export function icalFeed(input: {
   shifts: readonly Shift[];
   nameOf: (userId: number) => string;
   now: number;
+  /** The event's UID where shifts come from several schedules. */
+  uidOf?: (shift: Shift) => string;
 }): string {
   const lines = [
     'BEGIN:VCALENDAR',
@@ -47,7 +49,7 @@ export function icalFeed(input: {
     if (s.userId === null) continue;
     lines.push(
       'BEGIN:VEVENT',
-      `UID:oncall-${input.scheduleId}-${s.userId}-${s.start}@pagewatch`,
+      `UID:${input.uidOf?.(s) ?? `oncall-${input.scheduleId}-${s.userId}-${s.start}`}@pagewatch`,
       `DTSTAMP:${stamp(input.now)}`,
       `DTSTART:${stamp(s.start)}`,
       `DTEND:${stamp(s.end)}`,
