@@ -18,7 +18,7 @@ export function DomainTargetFields({ errorFor, text }: SectionProps) {
 function WarnDaysField({ errorFor, text, errorKey }: SectionProps & { errorKey: string }) {
   return (
     <TextInputField
-      name="domainWarnDays"
+      name={errorKey}
       label="Warn days before expiry"
       error={errorFor(errorKey)}
       hint="1 to 365; 30 by default, time enough to renew or transfer."

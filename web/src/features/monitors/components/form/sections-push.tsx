@@ -36,7 +36,7 @@ export function PushScheduleSection(props: SectionProps) {
       <legend className="form__legend">Schedule</legend>
       <div className="form__grid form__grid--narrow">
         <SelectField
-          name="scheduleKind"
+          name="schedule"
           label="Pings expected"
           error={errorFor('schedule')}
           value={v.scheduleKind}
@@ -45,7 +45,7 @@ export function PushScheduleSection(props: SectionProps) {
         />
         {scheduled && (
           <TextInputField
-            name="scheduleExpression"
+            name="schedule.expression"
             label={v.scheduleKind === 'cron' ? 'Cron expression' : 'OnCalendar expression'}
             error={errorFor('schedule.expression')}
             hint={`${EXPRESSION_HINT[v.scheduleKind as 'cron' | 'oncalendar']} A run due in a skipped DST hour is expected right after the jump; one in a repeated hour, once.`}
@@ -58,7 +58,7 @@ export function PushScheduleSection(props: SectionProps) {
         )}
         {scheduled && (
           <Field
-            name="scheduleTimezone"
+            name="schedule.timezone"
             label="Time zone"
             hint="The schedule is read in this zone, daylight saving time included."
             error={errorFor('schedule.timezone')}
