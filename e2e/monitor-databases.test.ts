@@ -173,13 +173,14 @@ describe('database monitors from the form', () => {
     await context.close();
   });
 
-  it('reads in light and dark, on a desktop and a phone', async () => {
+  // Light is screenshotted by the other two tests (desktop and phone).
+  it('reads in dark, on a desktop and a phone', async () => {
     const sizes = [
       ['desktop', { width: 1280, height: 800 }, false],
       ['phone', { width: 390, height: 844 }, true],
     ] as const;
     for (const [size, viewport, phone] of sizes) {
-      for (const colorScheme of ['light', 'dark'] as const) {
+      for (const colorScheme of ['dark'] as const) {
         const context = await browser.newContext({
           viewport,
           colorScheme,
