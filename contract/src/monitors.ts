@@ -858,7 +858,12 @@ export const PingMonitorInput = z
   })
   .superRefine(timeoutBelowInterval)
   .superRefine((m, ctx) => {
-    if ((m.count - 1) * m.packetIntervalMs >= m.timeout * 1000) {
+    // A count or gap out of range already has its own message.
+    const inRange =
+      m.count <= limits.pingCountMax &&
+      m.packetIntervalMs >= limits.pingIntervalMinMs &&
+      m.packetIntervalMs <= limits.pingIntervalMaxMs;
+    if (inRange && (m.count - 1) * m.packetIntervalMs >= m.timeout * 1000) {
       ctx.addIssue({
         code: 'custom',
         path: ['count'],
