@@ -85,6 +85,11 @@ export const CheckErrorCode = z.enum([
   'queue_too_deep',
   /** A mail server did not offer STARTTLS or an expected EHLO capability. */
   'capability_missing',
+  /**
+   * The check failed while every canary target was unreachable too (ADR 41): Pagewatch had
+   * lost its own network, so the result is unknown; status and alerts are left as they were.
+   */
+  'connectivity_unknown',
 ]);
 export type CheckErrorCode = z.infer<typeof CheckErrorCode>;
 

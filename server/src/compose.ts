@@ -48,6 +48,7 @@ import { SettingsStore } from './services/settings/store.js';
 import { Dispatcher, type DispatcherOptions } from './notify/dispatcher.js';
 import { startEscalationJob, type EscalationJobOptions } from './escalation/job.js';
 import { startAlertGroupJob, type AlertGroupJobOptions } from './alert-groups/job.js';
+import { ConnectivityGuard, parseCanaries } from './engine/connectivity-guard.js';
 
 export interface Pagewatch {
   app: FastifyInstance;
@@ -254,6 +255,9 @@ export async function composePagewatch(
         concurrency: config.checkConcurrency,
         maintenance,
         options: checks,
+        ...(config.canaryTargets
+          ? { connectivity: new ConnectivityGuard(parseCanaries(config.canaryTargets)) }
+          : {}),
         ...(partitions && !options.cluster?.overlap ? { ownership: ownershipOf(partitions) } : {}),
         // On both engines the primary writes its workers' results (ADR 25).
         ...(machine

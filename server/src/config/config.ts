@@ -123,6 +123,16 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .transform((v) => v === 'true' || v === '1')
     .optional(),
+  // The self-connectivity guard's canaries (ADR 41): "host:port,host:port"; none: no guard.
+  PAGEWATCH_CANARY_TARGETS: z
+    .string()
+    .trim()
+    .refine(
+      (v) =>
+        v === '' || v.split(',').every((t) => /^(\[[^\]]+\]|[^:,\s]+):\d{1,5}$/.test(t.trim())),
+      'must be host:port entries separated by commas',
+    )
+    .optional(),
   PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS: z
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .transform((v) => v === 'true' || v === '1')
@@ -178,6 +188,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Lets status-page visitors subscribe webhooks on private or loopback addresses (off). */
   readonly allowPrivateSubscriberWebhooks: boolean;
+  /** Canary targets of the self-connectivity guard, "host:port,…"; empty: no guard (ADR 41). */
+  readonly canaryTargets?: string;
   /** Outgoing notifications (the notifier role). */
   readonly notify: NotifyConfig;
   /** What /metrics exports and who may scrape it. */
@@ -280,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDist: string | null
     secret: e.PAGEWATCH_SECRET,
     trustProxy: e.PAGEWATCH_TRUST_PROXY ?? false,
     allowPrivateSubscriberWebhooks: e.PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS ?? false,
+    canaryTargets: e.PAGEWATCH_CANARY_TARGETS ?? '',
     notify: Object.freeze({
       blockPrivateTargets: e.PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS ?? false,
       timeoutMs: e.PAGEWATCH_NOTIFY_TIMEOUT_S * 1000,

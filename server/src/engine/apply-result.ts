@@ -21,13 +21,18 @@ export function applyResult(
   round: RoundKey,
   options: { maintenance: boolean; failureDetails: boolean },
 ): Applied {
-  const transition = options.failureDetails
-    ? applyOutcome(m.state, run.outcome, m.retries, {
-        at,
-        code: run.errorCode,
-        message: run.errorMessage,
-      })
-    : applyOutcome(m.state, run.outcome, m.retries);
+  // An unknown result (Pagewatch offline, ADR 41) is recorded but moves nothing: status and
+  // streak stay, and the write is treated like one in maintenance (no alert, no incident).
+  const unknown = run.errorCode === 'connectivity_unknown';
+  const transition: Transition = unknown
+    ? { next: m.state, flip: null, nextCheck: 'interval' }
+    : options.failureDetails
+      ? applyOutcome(m.state, run.outcome, m.retries, {
+          at,
+          code: run.errorCode,
+          message: run.errorMessage,
+        })
+      : applyOutcome(m.state, run.outcome, m.retries);
   m.state = transition.next;
   m.recent = pushRecent(m.recent, [run.outcome, run.latencyMs]);
   m.lastCheck = {
@@ -47,7 +52,7 @@ export function applyResult(
     failures: transition.next.failures,
     recent: m.recent,
     flip: transition.flip,
-    maintenance: options.maintenance,
+    maintenance: options.maintenance || unknown,
     ...(options.failureDetails ? { firstFailure: transition.next.firstFailure ?? null } : {}),
   };
   return { write, transition };

@@ -8,6 +8,7 @@ import type { Metrics } from '../lib/metrics.js';
 import { checkTypes, type EngineOptions } from './checks/registry.js';
 import { StallWatch } from '../lib/stall-watch.js';
 import { noMaintenance, type MaintenanceLookup } from './maintenance.js';
+import { unknownWhenOffline } from './unknown-result.js';
 import { PartitionFollower, type Ownership } from './ownership.js';
 import type { IpcLink } from '../lib/ipc-bridge.js';
 import { RemoteResultWriter, writeWorkerResults, type ResultSink } from './remote-results.js';
@@ -33,6 +34,8 @@ export interface EngineDeps {
    * (`handTo`), the primary writes its workers' results with its own (`takeFrom`).
    */
   results?: { handTo: IpcLink } | { takeFrom: IpcLink };
+  /** The self-connectivity guard (ADR 41): asked after a failed check whether we are offline. */
+  connectivity?: { offline(): Promise<boolean> };
 }
 
 /** The check engine: scheduler, runner and result writer, wired to the event hub. */
@@ -100,8 +103,15 @@ export function createEngine(deps: EngineDeps) {
     clock: deps.clock,
     logger,
     concurrency: deps.concurrency,
-    run: (monitor, signal) =>
-      checkTypes[monitor.type].run(monitor, { signal, now: deps.clock.now() }, deps.options ?? {}),
+    run: async (monitor, signal) =>
+      unknownWhenOffline(
+        await checkTypes[monitor.type].run(
+          monitor,
+          { signal, now: deps.clock.now() },
+          deps.options ?? {},
+        ),
+        deps.connectivity,
+      ),
     notBefore: (monitor) => checkTypes[monitor.type].notBefore?.(monitor) ?? null,
     record: (write) => {
       metrics.checks.inc({ outcome: write.run.outcome });

@@ -119,6 +119,16 @@ describe('configuration (SPEC §9)', () => {
     );
   });
 
+  it('reads the connectivity guard canaries and refuses entries without a port', () => {
+    expect(loadConfig({}).canaryTargets).toBe('');
+    expect(loadConfig({ PAGEWATCH_CANARY_TARGETS: '1.1.1.1:53,[::1]:443' }).canaryTargets).toBe(
+      '1.1.1.1:53,[::1]:443',
+    );
+    expect(problems({ PAGEWATCH_CANARY_TARGETS: '1.1.1.1' })).toEqual([
+      'PAGEWATCH_CANARY_TARGETS="1.1.1.1" must be host:port entries separated by commas',
+    ]);
+  });
+
   it('allows private notification targets unless PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS is true', () => {
     expect(loadConfig({}).notify.blockPrivateTargets).toBe(false);
     const c = loadConfig({ PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS: 'true' });

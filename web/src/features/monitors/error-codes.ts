@@ -54,6 +54,7 @@ export const checkErrorLabel: Record<CheckErrorCode, string> = {
   queue_missing: 'Queue missing',
   queue_too_deep: 'Queue too deep',
   capability_missing: 'Capability missing',
+  connectivity_unknown: 'Unknown: Pagewatch was offline',
 };
 
 export function errorLabel(code: string | null): string | null {
