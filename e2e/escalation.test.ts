@@ -57,6 +57,28 @@ describe('escalation policies and acknowledgement in the UI', () => {
     await page.setViewportSize(desktop);
   }
 
+  it('creates a weekly on-call schedule and shows who is on call now and next', async () => {
+    const ben = await app.identity('editor', 'ben@example.com');
+    await app.database.db
+      .updateTable('users')
+      .set({ name: 'Ben Night' })
+      .where('id', '=', ben.userId)
+      .execute();
+    await page.goto(`${app.url}/notifications/oncall`);
+    await page.getByRole('button', { name: 'New schedule' }).click();
+    const form = page.getByRole('form', { name: 'New on-call schedule' });
+    await form.getByLabel('Name').fill('Web rota');
+    // The owner first, then Ben; the first shift starts today, so the owner is on call now.
+    await form.getByLabel(/^Olive Owner|^owner/).check();
+    await form.getByLabel('Ben Night').check();
+    await shoot('oncall-form');
+    await form.getByRole('button', { name: 'Save schedule' }).click();
+    const card = page.getByRole('listitem', { name: 'Web rota' });
+    await expect.poll(() => card.getByTestId('oncall-now').textContent()).toMatch(/On call now: /);
+    expect(await card.getByTestId('oncall-next').textContent()).toContain('Ben Night');
+    await shoot('oncall');
+  }, 60_000);
+
   it('creates a policy, gives it to a monitor, and acknowledges its outage from the incident', async () => {
     await page.goto(`${app.url}/notifications/escalation`);
     await page.getByRole('button', { name: 'New policy' }).click();

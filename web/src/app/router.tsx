@@ -42,6 +42,7 @@ export const router = createBrowserRouter([
             path: 'notifications/deliveries',
             lazy: () => import('./routes/notifications-deliveries'),
           },
+          { path: 'notifications/oncall', lazy: () => import('./routes/notifications-oncall') },
           {
             path: 'notifications/escalation',
             lazy: () => import('./routes/notifications-escalation'),

@@ -13,6 +13,9 @@ export function NotificationTabs() {
       <NavLink to="/notifications/escalation" className="ntabs__link">
         Escalation
       </NavLink>
+      <NavLink to="/notifications/oncall" className="ntabs__link">
+        On call
+      </NavLink>
     </nav>
   );
 }

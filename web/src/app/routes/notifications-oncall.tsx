@@ -1,0 +1,14 @@
+import '../../styles/account.css';
+import '../../styles/notifications.css';
+import { RequireRole } from '../../features/auth/components/RequireRole';
+import { OnCallScreen } from '../../features/escalation/components/OnCallScreen';
+
+function OnCall() {
+  return (
+    <RequireRole role="admin" doing="Managing on-call schedules">
+      <OnCallScreen />
+    </RequireRole>
+  );
+}
+
+export { OnCall as Component };
