@@ -59,8 +59,15 @@ export function PushUrlPanel({ monitor }: { monitor: PushMonitor }) {
         )}
       </div>
       <p className="push__intro">
-        The job calls this URL each time it runs, by GET or POST. Pagewatch expects a ping every{' '}
-        {formatSeconds(monitor.interval)}
+        The job calls this URL each time it runs, by GET or POST. Pagewatch expects a ping{' '}
+        {monitor.schedule.kind === 'interval' ? (
+          `every ${formatSeconds(monitor.interval)}`
+        ) : (
+          <>
+            on <code>{monitor.schedule.expression}</code> (
+            {monitor.schedule.timezone.replaceAll('_', ' ')})
+          </>
+        )}
         {grace > 0 ? `, and waits ${formatSeconds(grace)} longer` : ''} before counting it as
         missed.
       </p>

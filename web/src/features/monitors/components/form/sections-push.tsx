@@ -23,9 +23,14 @@ const SCHEDULE_KINDS = [
 ] as const;
 
 const EXPRESSION_HINT = {
-  cron: 'Five fields: minute hour day-of-month month day-of-week, e.g. 30 2 * * * (02:30 daily) or 0 9 * * MON-FRI; @daily, @hourly and @weekly too.',
+  cron: 'Minute hour day month weekday, e.g. 30 2 * * *',
+  oncalendar: 'e.g. daily or Mon..Fri *-*-* 09:00',
+} as const;
+
+const SCHEDULE_NOTE = {
+  cron: 'Five fields: minute (0–59), hour (0–23), day of month, month (1–12 or JAN–DEC), day of week (0–7 or SUN–SAT); each a number, *, a range a-b, a step */n or a list. @hourly, @daily and @weekly work too.',
   oncalendar:
-    'e.g. daily, Mon..Fri *-*-* 09:00, *-*-01 02:30 or *-*-* *:00/15. Weekday and date must both match; no years, no seconds, no ~.',
+    'systemd’s form: optional weekdays (Mon..Fri), a date (*-*-01; the year must be *) and a time (02:30, *:00/15). Weekday and date must both match. Shorthands: hourly, daily, weekly, monthly. No seconds other than 00, no ~.',
 } as const;
 
 export function PushScheduleSection(props: SectionProps) {
@@ -48,7 +53,7 @@ export function PushScheduleSection(props: SectionProps) {
             name="schedule.expression"
             label={v.scheduleKind === 'cron' ? 'Cron expression' : 'OnCalendar expression'}
             error={errorFor('schedule.expression')}
-            hint={`${EXPRESSION_HINT[v.scheduleKind as 'cron' | 'oncalendar']} A run due in a skipped DST hour is expected right after the jump; one in a repeated hour, once.`}
+            hint={EXPRESSION_HINT[v.scheduleKind as 'cron' | 'oncalendar']}
             kind="text"
             input={{
               placeholder: v.scheduleKind === 'cron' ? '30 2 * * *' : 'Mon..Fri *-*-* 09:00',
@@ -113,6 +118,13 @@ export function PushScheduleSection(props: SectionProps) {
           hint="Runs that report a longer duration (ping=, or /start then success) count as degraded."
         />
       </div>
+      {scheduled && (
+        <p className="form__note" data-testid="schedule-note">
+          {SCHEDULE_NOTE[v.scheduleKind as 'cron' | 'oncalendar']} Daylight saving time: a run due
+          in the skipped spring hour is expected right after the jump; one in the repeated autumn
+          hour, once (the first). See docs/push-schedules.md.
+        </p>
+      )}
     </fieldset>
   );
 }
