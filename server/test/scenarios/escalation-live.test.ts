@@ -13,6 +13,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
 import { post } from '../support/http.js';
 import { insertChannel } from '../support/outbox.js';
+import { SMTP_PASSWORD, SMTP_USER, startSmtpPeer, type SmtpPeer } from '../fixtures/smtp-peer.js';
 
 const MIN = 60_000;
 const PUBLIC_URL = 'https://pagewatch.example';
@@ -44,9 +45,11 @@ describe.each(engines)('escalation from live checks on %s', (engine) => {
   let other: AlertReceiver;
   let policyId: number;
   let managerChannel: number;
+  let smtp: SmtpPeer;
 
   beforeAll(async () => {
     target = await startTargetServer();
+    smtp = await startSmtpPeer({ auth: true });
     [team, manager, other] = await Promise.all([
       startAlertReceiver(),
       startAlertReceiver(),
@@ -76,7 +79,13 @@ describe.each(engines)('escalation from live checks on %s', (engine) => {
   }, 20_000);
   afterAll(async () => {
     await t?.stop();
-    await Promise.all([target?.close(), team?.close(), manager?.close(), other?.close()]);
+    await Promise.all([
+      target?.close(),
+      team?.close(),
+      manager?.close(),
+      other?.close(),
+      smtp?.close(),
+    ]);
   });
 
   async function downMonitor(name: string): Promise<number> {
@@ -199,6 +208,62 @@ describe.each(engines)('escalation from live checks on %s', (engine) => {
     skipped = 30 * MIN;
     await new Promise((r) => setTimeout(r, 800));
     expect(downs(manager, id)).toEqual([]);
+    target.setMode('normal');
+  }, 30_000);
+
+  it('a mail through a real SMTP server carries the acknowledgement link, and it works', async () => {
+    const channel = await post(t, '/api/v1/notification-channels', {
+      kind: 'email',
+      name: 'On-call mail',
+      config: {
+        host: '127.0.0.1',
+        port: smtp.port,
+        security: 'starttls',
+        ignoreTlsErrors: true,
+        username: SMTP_USER,
+        from: 'pagewatch@example.test',
+        to: ['oncall@example.test'],
+      },
+      secrets: { password: SMTP_PASSWORD },
+      isDefault: false,
+    });
+    expect(channel.status).toBe(201);
+    const mailPolicy = await post(t, '/api/v1/escalation-policies', {
+      name: 'Mail first',
+      steps: [
+        {
+          waitMinutes: 0,
+          targets: [{ kind: 'channel', channelId: (channel.body as { id: number }).id }],
+        },
+      ],
+    });
+    skipped = 0;
+    target.setMode('normal');
+    const created = await post(t, '/api/v1/monitors', {
+      type: 'http',
+      name: 'Mailer',
+      url: `${target.url}/ok`,
+      interval: 3600,
+      timeout: 5,
+      alerts: { escalationPolicyId: (mailPolicy.body as { id: number }).id },
+    });
+    const id = Monitor.parse(created.body).id;
+    await expect
+      .poll(async () => (await t.inject(`/api/v1/monitors/${id}`)).json().status)
+      .toBe('up');
+    target.setMode('down');
+    await post(t, `/api/v1/monitors/${id}/check-now`);
+    await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    // Quoted-printable: soft line breaks and escaped "=" undone before reading the link.
+    const body = smtp.mails[0]!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const link = new RegExp(`${PUBLIC_URL}(/ack/[\\w.-]+)`).exec(body)?.[1];
+    expect(link).toBeDefined();
+    const done = await t.inject({ method: 'POST', url: link!, headers: { authorization: '' } });
+    expect(done.statusCode).toBe(200);
+    expect((await escalationOfMonitor(id)).acknowledgement).toMatchObject({
+      via: 'link',
+      by: 'a recipient of “On-call mail”',
+    });
     target.setMode('normal');
   }, 30_000);
 
