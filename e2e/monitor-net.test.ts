@@ -116,4 +116,47 @@ describe('ping, UDP, WebSocket and gRPC monitors from the form', () => {
     await context.close();
     expect(errors).toEqual([]);
   });
+  it('fits each form on a phone and in the dark, light and dark', async () => {
+    for (const [label, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const) {
+      const context = await browser.newContext({
+        viewport,
+        ...(label === 'phone' ? { isMobile: true, hasTouch: true } : {}),
+      });
+      await signIn(context, app.url, app.owner.email, app.owner.password);
+      const page = await newPage(context);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const [type, slug] of [
+          ['Ping', 'ping'],
+          ['UDP', 'udp'],
+          ['WebSocket', 'websocket'],
+          ['gRPC', 'grpc'],
+        ] as const) {
+          await page.goto(`${app.url}/monitors/new`);
+          await page
+            .getByRole('radiogroup', { name: 'Monitor type' })
+            .getByRole('radio', { name: type })
+            .click();
+          if (slug === 'websocket') {
+            await page.getByLabel('URL', { exact: true }).fill('wss://feed.example.com/live');
+            await page.getByLabel('Expect', { exact: true }).selectOption('json');
+          }
+          if (slug === 'grpc') await page.getByLabel('Use TLS').check();
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          );
+          expect(overflow, `${type} on ${label}`).toBeLessThanOrEqual(0);
+          await page.screenshot({
+            path: screenshotPath(`monitor-${slug}-form-${label}-${scheme}`),
+            fullPage: true,
+          });
+        }
+      }
+      await context.close();
+    }
+    expect(errors).toEqual([]);
+  });
 });
