@@ -121,6 +121,40 @@ describe.each(engines)('database monitors over the API on %s', (engine) => {
     expect(cache?.password).toMatch(/^\$\{env:MONITOR_[A-Z0-9_]+_PASSWORD\}$/);
   });
 
+  it('applies a configuration file whose password names a variable, sealing its value', async () => {
+    const document = {
+      version: 1,
+      monitors: [
+        {
+          key: 'ledger-db',
+          type: 'postgres',
+          name: 'Ledger database',
+          host: 'ledger.internal',
+          username: 'monitor',
+          password: '${env:LEDGER_DB_PASSWORD}',
+        },
+      ],
+    };
+    const missing = await t.inject({
+      method: 'POST',
+      url: '/api/v1/config/apply',
+      payload: { document, env: {} },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.body).toMatch(/Set the environment variable LEDGER_DB_PASSWORD/);
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/v1/config/apply',
+      payload: { document, env: { LEDGER_DB_PASSWORD: 'ledger-secret-1' } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const list = MonitorList.parse((await t.inject({ url: '/api/v1/monitors' })).json());
+    const id = list.items.find((i) => i.name === 'Ledger database')?.id;
+    const m = Monitor.parse((await t.inject({ url: `/api/v1/monitors/${id}` })).json());
+    expect(m).toMatchObject({ type: 'postgres', hasPassword: true, port: 5432 });
+    expect(JSON.stringify(m)).not.toContain('ledger-secret-1');
+  });
+
   // The sealed password reaches the check: a Redis of the test's own requires it.
   it.each(REDIS_SERVER === undefined ? [] : [REDIS_SERVER])(
     'tests a saved monitor with its stored password, which the result never shows (%s)',
