@@ -28,6 +28,11 @@ export const AlertRules = z.strictObject({
     .max(10_000, 'At most every 10,000 checks')
     .nullable()
     .default(alertDefaults.renotifyEveryChecks),
+  /**
+   * How reminders space out while down (issue 18 item 9): `fixed` every N checks, `linear` N,
+   * 2N, 3N… checks after the previous one, `exponential` N, 2N, 4N…
+   */
+  renotifyBackoff: z.enum(['fixed', 'linear', 'exponential']).default('fixed'),
   notifyRecovery: z.boolean().default(alertDefaults.notifyRecovery),
   notifyDegraded: z.boolean().default(alertDefaults.notifyDegraded),
   flapThreshold: z

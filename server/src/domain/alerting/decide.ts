@@ -116,11 +116,15 @@ function statusAlerts(
       s.announced = 'down';
       s.outageStart ??= s.streakStart ?? f.at;
       s.announcedAtCheck = downChecks;
+      s.reminders = 0;
       return [{ ...event(kind), previousStatus: previous, cause: cause(f, s), downChecks }];
     }
     const every = rules.renotifyEveryChecks;
-    if (every === null || downChecks - s.announcedAtCheck < every) return [];
+    if (every === null) return [];
+    const gap = reminderGap(every, rules.renotifyBackoff, s.reminders ?? 0);
+    if (downChecks - s.announcedAtCheck < gap) return [];
     s.announcedAtCheck = downChecks;
+    s.reminders = (s.reminders ?? 0) + 1;
     return [{ ...event('monitor.still_down'), cause: cause(f, s), downChecks }];
   }
   if (f.status === 'degraded' && s.announced !== 'degraded') {
@@ -136,6 +140,20 @@ function statusAlerts(
   return [];
 }
 
+/**
+ * Checks between the previous alert and reminder number `sent + 1` (issue 18 item 9): `fixed`
+ * every N, `linear` N, 2N, 3N…, `exponential` N, 2N, 4N… (capped so it stays a number).
+ */
+export function reminderGap(
+  every: number,
+  backoff: AlertRules['renotifyBackoff'],
+  sent: number,
+): number {
+  if (backoff === 'linear') return every * (sent + 1);
+  if (backoff === 'exponential') return every * 2 ** Math.min(sent, 30);
+  return every;
+}
+
 /** Back to delivering after an announced outage: one `monitor.up` with how long it lasted. */
 function recover(
   rules: AlertRules,
@@ -148,6 +166,7 @@ function recover(
   s.announced = null;
   s.outageStart = null;
   s.announcedAtCheck = 0;
+  s.reminders = 0;
   if (!rules.notifyRecovery) return [];
   return [{ ...event('monitor.up'), previousStatus: previous, outageMs }];
 }
@@ -157,6 +176,7 @@ function rebaseline(s: AlertState, f: AlertFacts): void {
   s.announced = isBad(f.status) ? f.status : null;
   s.outageStart = s.announced === null ? null : (s.streakStart ?? f.at);
   s.announcedAtCheck = f.status === 'down' ? confirmedDown(f) : 0;
+  s.reminders = 0;
 }
 
 /** Confirmed-down checks: the failures beyond the retries (1 at the DOWN itself). */

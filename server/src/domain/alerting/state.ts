@@ -11,6 +11,8 @@ export interface AlertState {
   outageStart: number | null;
   /** Confirmed-down checks at the last down or still-down alert. */
   announcedAtCheck: number;
+  /** Reminders sent for the current outage, for the back-off (0 after the DOWN). */
+  reminders: number;
   /** First failing check of the current streak, kept across restarts. */
   streakStart: number | null;
   /** Times of recent confirmed flips outside maintenance, oldest first, within the flap window. */
@@ -24,6 +26,7 @@ export const initialAlertState: AlertState = {
   announced: null,
   outageStart: null,
   announcedAtCheck: 0,
+  reminders: 0,
   streakStart: null,
   flips: [],
   flapping: false,

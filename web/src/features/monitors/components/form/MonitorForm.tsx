@@ -50,6 +50,7 @@ const alertFields = [
   'channelIds',
   'alertAfterChecks',
   'alertRenotify',
+  'alertRenotifyBackoff',
   'alertFlapThreshold',
   'alertFlapWindow',
 ];

@@ -143,6 +143,7 @@ export interface FormValues {
   alertAfterChecks: string;
   /** Empty: no reminders while down. */
   alertRenotify: string;
+  alertRenotifyBackoff: 'fixed' | 'linear' | 'exponential';
   alertRecovery: boolean;
   alertDegraded: boolean;
   alertFlapThreshold: string;
@@ -256,6 +257,7 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   paused: false,
   alertAfterChecks: String(alertDefaults.afterChecks),
   alertRenotify: '',
+  alertRenotifyBackoff: 'fixed',
   alertRecovery: alertDefaults.notifyRecovery,
   alertDegraded: alertDefaults.notifyDegraded,
   alertFlapThreshold: String(alertDefaults.flapThreshold),
@@ -281,6 +283,7 @@ export function fromMonitor(m: Monitor): FormValues {
     alertAfterChecks: String(m.alerts.afterChecks),
     alertRenotify:
       m.alerts.renotifyEveryChecks === null ? '' : String(m.alerts.renotifyEveryChecks),
+    alertRenotifyBackoff: m.alerts.renotifyBackoff ?? 'fixed',
     alertRecovery: m.alerts.notifyRecovery,
     alertDegraded: m.alerts.notifyDegraded,
     alertFlapThreshold: String(m.alerts.flapThreshold),
@@ -367,6 +370,7 @@ export function toDraft(v: FormValues): DraftResult {
     alerts: {
       afterChecks: num('alertAfterChecks'),
       renotifyEveryChecks: num('alertRenotify') ?? null,
+      renotifyBackoff: v.alertRenotifyBackoff,
       notifyRecovery: v.alertRecovery,
       notifyDegraded: v.alertDegraded,
       flapThreshold: num('alertFlapThreshold'),

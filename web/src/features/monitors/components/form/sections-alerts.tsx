@@ -122,6 +122,19 @@ export function AlertsSection({ v, set, errorFor, text }: SectionProps) {
           kind="number"
           input={{ placeholder: 'Never', ...text('alertRenotify') }}
         />
+        <SelectField
+          name="alerts.renotifyBackoff"
+          label="Reminder back-off"
+          hint="Fixed: every N checks; linear: N, 2N, 3N…; exponential: N, 2N, 4N…"
+          error={errorFor('alerts.renotifyBackoff')}
+          value={v.alertRenotifyBackoff}
+          options={[
+            { value: 'fixed', label: 'Fixed' },
+            { value: 'linear', label: 'Linear' },
+            { value: 'exponential', label: 'Exponential' },
+          ]}
+          onChange={(value) => set('alertRenotifyBackoff', value)}
+        />
         <TextInputField
           name="alerts.flapThreshold"
           label="Flapping after (changes)"
