@@ -122,6 +122,10 @@ await runBench('bulk-2k', async () => {
   }
   const pause = summarize(pauses);
   const resume = summarize(resumes);
+  // Printed now: a scroll that cannot finish on a loaded machine must not take these with it.
+  console.log(
+    `bulk pause p50 ${ms(pause.p50)} max ${ms(pause.max)}; resume p50 ${ms(resume.p50)} max ${ms(resume.max)}`,
+  );
 
   const browser = await chromium.launch({
     executablePath: process.env.PAGEWATCH_CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -13,7 +13,12 @@ import { fileURLToPath } from 'node:url';
 
 export { sleep };
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const serverMain = path.join(root, 'server/dist/main.js');
+// BENCH_SERVER_DIST: a server built elsewhere (`npx tsc -p server/tsconfig.build.json --outDir
+// server/dist-<name>`), so a bench measures one engineer's build while others change theirs.
+export const serverMain = path.join(
+  path.resolve(process.env.BENCH_SERVER_DIST ?? path.join(root, 'server/dist')),
+  'main.js',
+);
 export const now = () => performance.now();
 
 // ── cleanup: children and temp dirs go away on success, failure, SIGINT and SIGTERM ──
