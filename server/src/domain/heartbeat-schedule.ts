@@ -1,6 +1,7 @@
 import {
   compileSchedule,
   instantOfWallClock,
+  offsetAt,
   wallClockAt,
   type HeartbeatSchedule,
 } from '@pagewatch/contract';
@@ -54,11 +55,15 @@ function floatingOf(t: number, zone: string): number {
 export function nextRunAfter(schedule: Scheduled, after: number): number | null {
   const cron = cronOf(schedule);
   if (cron === null) return null;
-  let prev = new Date(floatingOf(after, schedule.timezone) - ZONE_SLACK);
+  const zone = schedule.timezone;
+  // Only when the clocks changed shortly before `after` can an earlier reading still be ahead;
+  // otherwise the walk starts at `after`'s own reading (a few steps instead of hours of them).
+  const changed = offsetAt(after - ZONE_SLACK, zone) !== offsetAt(after, zone);
+  let prev = new Date(floatingOf(after, zone) - (changed ? ZONE_SLACK : 1000));
   for (let steps = 0; steps < MAX_STEPS; steps++) {
     const next = cron.nextRun(prev);
     if (!next) return null;
-    const at = instantOfWallClock(next.getTime(), schedule.timezone);
+    const at = instantOfWallClock(next.getTime(), zone);
     if (at > after) return at;
     prev = next;
   }
