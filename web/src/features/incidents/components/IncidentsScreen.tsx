@@ -77,7 +77,14 @@ export function IncidentsScreen() {
       {canEdit && openShown.length > 0 && (
         <div className="bulk ibulk" role="region" aria-label="Bulk actions">
           <p className="bulk__count" aria-live="polite">
-            <strong>{selected.size}</strong> selected
+            {selected.size === 0 ? (
+              // As on the dashboard: what the bar is for, not "0 selected".
+              <span className="muted">Tick incidents to resolve many at once, or</span>
+            ) : (
+              <>
+                <strong>{selected.size}</strong> selected
+              </>
+            )}
             <Button
               size="sm"
               variant="ghost"

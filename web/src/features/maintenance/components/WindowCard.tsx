@@ -108,7 +108,8 @@ export function WindowCard({
           )}
           {live && (
             <Button size="sm" icon="x" onClick={() => onCancel(w)} aria-label={`Cancel ${w.title}`}>
-              Cancel
+              {/* Not a bare "Cancel": beside Edit it read as closing something, not ending the window. */}
+              Cancel window
             </Button>
           )}
           <Button
