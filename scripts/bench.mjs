@@ -33,6 +33,8 @@ const benches = [
   'alert-noise',
   'check-cost-net',
   'check-cost-db',
+  'check-cost-mq',
+  'check-cost-time',
 ];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
