@@ -239,6 +239,13 @@ describe('many monitors on the dashboard', () => {
         await p.screenshot({
           path: path.join(dir, `dashboard-selected-${label}-${colorScheme}.png`),
         });
+        // Every action in sight: the bar's buttons wrap instead of running off the screen.
+        const actions = p.getByRole('group', { name: 'Actions on the selected monitors' });
+        const fits = await actions.evaluate((el) => el.scrollWidth <= el.clientWidth);
+        expect(fits, `${label}: bulk actions overflow`).toBe(true);
+        await actions.getByRole('button', { name: 'Delete…' }).waitFor();
+        const box = await actions.getByRole('button', { name: 'Delete…' }).boundingBox();
+        expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
         await p.mouse.wheel(0, 3_000);
         await expect.poll(() => p.evaluate(() => window.scrollY), LONG).toBeGreaterThan(1_000);
         await p.screenshot({
