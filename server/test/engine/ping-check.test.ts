@@ -9,7 +9,16 @@ import type { CheckRun } from '../../src/engine/checks/types.js';
 import { UNRESOLVABLE_HOST } from '../fixtures/target-server.js';
 
 /** The system ping, as the check finds it on the PATH; the machine must have iputils-ping. */
-const systemPing = execFileSync('sh', ['-c', 'command -v ping'], { encoding: 'utf8' }).trim();
+function findPing(): string {
+  try {
+    return execFileSync('sh', ['-c', 'command -v ping'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error(
+      'No ping program on this machine: install iputils-ping (.ci/run does) to test the ping check',
+    );
+  }
+}
+const systemPing = findPing();
 
 function check(overrides: Partial<PingCheckSpec> = {}): Promise<CheckRun> {
   return runPingCheck(
