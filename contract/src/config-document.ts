@@ -189,11 +189,30 @@ export const StatusSectionEntry = z.strictObject({
 
 const { sections: _sections, subscriptions: _subscriptions, ...pageShape } = StatusPageInput.shape;
 
-/** A status page in the document; components name monitors by key. The logo is not included. */
+/** Longest logo data URI: 256 KiB of image in base64, with its prefix. */
+const LOGO_DATA_MAX = Math.ceil(statusPageLimits.logoBytesMax / 3) * 4 + 64;
+
+/**
+ * A page's logo as a `data:` URI (export writes it so). Files read by the CLI or the server
+ * may name an image file beside them instead (`logo: ./logo.png`), read in before this check.
+ */
+export const LogoData = z
+  .string()
+  .max(LOGO_DATA_MAX, 'Logos are limited to 256 KiB')
+  .regex(
+    /^data:image\/(?:png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+={0,2}$/,
+    'A logo is a PNG, JPEG, WebP or GIF image: a file name beside this file, or a data: URI in base64',
+  );
+
+/**
+ * A status page in the document; components name monitors by key. `logo` left out keeps the
+ * page's logo as it is; null removes it.
+ */
 export const StatusPageEntry = z
   .strictObject({
     key: ConfigKey,
     ...pageShape,
+    logo: LogoData.nullable().optional(),
     sections: z
       .array(StatusSectionEntry)
       .max(statusPageLimits.sectionsMax, 'At most 20 sections')

@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkFiles, printProblem, type CheckedDocument } from '../config-as-code/check.js';
+import {
+  checkFiles,
+  printProblem,
+  type CheckedDocument,
+  type ConfigFile,
+} from '../config-as-code/check.js';
 import type { CliContext } from './context.js';
 import { CliError } from './errors.js';
 
@@ -19,10 +24,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** The files named, folders expanded (like Gatus: a folder's files merge into one document). */
-export function readConfigFiles(
-  given: readonly string[],
-  cwd: string,
-): { file: string; text: string }[] {
+export function readConfigFiles(given: readonly string[], cwd: string): ConfigFile[] {
   const files: string[] = [];
   for (const name of given) {
     const full = path.resolve(cwd, name);
@@ -38,6 +40,7 @@ export function readConfigFiles(
   return files.map((full) => ({
     file: path.relative(cwd, full) || full,
     text: fs.readFileSync(full, 'utf8'),
+    path: full,
   }));
 }
 

@@ -1,4 +1,12 @@
-import { ConfigDocument, configKinds, type ConfigKind } from '@pagewatch/contract';
+import fs from 'node:fs';
+import nodePath from 'node:path';
+import {
+  ConfigDocument,
+  configKinds,
+  statusPageLimits,
+  type ConfigKind,
+} from '@pagewatch/contract';
+import { logoData } from './logo.js';
 import type { z } from 'zod';
 import { showPath, type ConfigProblem, type DocPath } from './paths.js';
 import { crossChecks } from './references.js';
@@ -52,6 +60,64 @@ function inOrder(problems: LocatedProblem[], files: readonly { file: string }[])
   );
 }
 
+/** A configuration file: its name as shown, its text, and where it is (for files it names). */
+export interface ConfigFile {
+  file: string;
+  text: string;
+  /** The file's full path; logo files it names are read relative to it. */
+  path?: string;
+}
+
+const LOGO_FILE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+};
+
+/**
+ * Status pages whose `logo` names an image file (not a data: URI) get the file's content in
+ * its place, read relative to the configuration file; the server checks the bytes as it
+ * checks an upload.
+ */
+function readLogoFiles(source: Source, at: string | undefined): LocatedProblem[] {
+  const pages = (source.value as { statusPages?: unknown } | null)?.statusPages;
+  if (!Array.isArray(pages)) return [];
+  const problems: LocatedProblem[] = [];
+  pages.forEach((page: unknown, i) => {
+    const entry = page as { logo?: unknown } | null;
+    const name = entry?.logo;
+    if (typeof name !== 'string' || name.startsWith('data:')) return;
+    const path: DocPath = ['statusPages', i, 'logo'];
+    const fail = (message: string) =>
+      problems.push({
+        file: source.file,
+        ...source.locate(path),
+        path: showPath(path),
+        message,
+        severity: 'error',
+      });
+    const type = LOGO_FILE_TYPES[nodePath.extname(name).toLowerCase()];
+    if (!type) return fail('Name a .png, .jpg, .webp or .gif file (SVG is not accepted)');
+    if (at === undefined) return fail('Logo files are read only from files on disk');
+    const full = nodePath.resolve(nodePath.dirname(at), name);
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(full);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return fail(
+        code === 'ENOENT' ? `${name}: no such file` : `${name}: cannot be read (${code})`,
+      );
+    }
+    if (bytes.length > statusPageLimits.logoBytesMax)
+      return fail(`${name} is ${Math.ceil(bytes.length / 1024)} KiB: logos are limited to 256 KiB`);
+    entry!.logo = logoData(type, bytes);
+  });
+  return problems;
+}
+
 export interface CheckedDocument {
   /** The files merged; null when any has an error. */
   document: ConfigDocument | null;
@@ -63,13 +129,18 @@ export interface CheckedDocument {
  * fields included), keys unique across files, references known; inline secrets are warnings.
  * Files merge in the order given, each list after the last file's.
  */
-export function checkFiles(files: readonly { file: string; text: string }[]): CheckedDocument {
+export function checkFiles(files: readonly ConfigFile[]): CheckedDocument {
   const problems: LocatedProblem[] = [];
   const parsed: { source: Source; document: ConfigDocument }[] = [];
-  for (const { file, text } of files) {
+  for (const { file, text, path: at } of files) {
     const read = parseSource(file, text);
     if (!read.source) {
       problems.push(...read.problems.map((p) => ({ ...p, path: '', severity: 'error' as const })));
+      continue;
+    }
+    const logoProblems = readLogoFiles(read.source, at);
+    if (logoProblems.length > 0) {
+      problems.push(...logoProblems);
       continue;
     }
     const result = ConfigDocument.safeParse(read.source.value ?? {});

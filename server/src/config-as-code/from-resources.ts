@@ -95,10 +95,13 @@ export function statusPageEntryOf(
   key: string,
   monitorKeys: ReadonlyMap<number, string>,
   channelKeys: ReadonlyMap<number, string>,
+  /** The page's logo as a data: URI; left out of the entry when the page has none. */
+  logo?: string,
 ): StatusPageEntry {
   const { emailChannelId, ...flags } = page.subscriptions;
   return StatusPageEntry.parse({
     key,
+    ...(logo === undefined ? {} : { logo }),
     slug: page.slug,
     title: page.title,
     description: page.description,

@@ -38,7 +38,7 @@ export function channelInput(entry: ChannelEntry): ChannelCreateInput {
 }
 
 export function statusPageInput(entry: StatusPageEntry, ids: KeyIds): StatusPageInput {
-  const { key: _key, sections, subscriptions, ...rest } = entry;
+  const { key: _key, logo: _logo, sections, subscriptions, ...rest } = entry;
   const { emailChannel, ...flags } = subscriptions;
   return {
     ...rest,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { runCli, runCliProcess } from '../support/cli.js';
 import { SAMPLE_ENV, SAMPLE_YAML } from '../config-as-code/sample.js';
+import { pngBytes } from '../support/images.js';
 
 const keyOf = (id: { headers: { authorization: string } }) =>
   id.headers.authorization.replace(/^Bearer /, '');
@@ -104,5 +105,37 @@ describe('npx pagewatch export, validate, apply and schema', () => {
     expect(run.code, run.err).toBe(0);
     const schema = JSON.parse(fs.readFileSync(path.join(dir, 'schema.json'), 'utf8'));
     expect(schema.properties.monitors).toBeDefined();
+  });
+
+  // Last: its document has only a page, so the apply detaches what the others applied.
+  it('reads a status page logo from an image file beside the YAML, and names a missing one', async () => {
+    const site = path.join(dir, 'site');
+    fs.mkdirSync(path.join(site, 'img'), { recursive: true });
+    fs.writeFileSync(path.join(site, 'img', 'logo.png'), pngBytes);
+    const page = (logo: string) =>
+      `version: 1\nstatusPages:\n  - key: site\n    slug: site\n    title: Site\n    logo: ${logo}\n`;
+    fs.writeFileSync(path.join(site, 'pages.yaml'), page('img/logo.png'));
+    const applied = await runCli(['apply', '--yes', 'site'], env, dir);
+    expect(applied.err).toBe('');
+    expect(applied.code).toBe(0);
+    const list = await t.inject({ url: '/api/v1/status-pages', headers: t.owner.headers });
+    const id = list
+      .json<{ items: { id: number; slug: string }[] }>()
+      .items.find((p) => p.slug === 'site')!.id;
+    const logo = await t.inject({
+      url: `/api/v1/status-pages/${id}/logo`,
+      headers: t.owner.headers,
+    });
+    expect(logo.rawPayload.equals(pngBytes)).toBe(true);
+
+    fs.writeFileSync(path.join(site, 'pages.yaml'), page('img/missing.png'));
+    const missing = await runCli(['validate', 'site'], {}, dir);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(
+      /^site\/pages\.yaml:6:\d+: statusPages\.0\.logo: img\/missing\.png: no such file$/m,
+    );
+    fs.writeFileSync(path.join(site, 'pages.yaml'), page('img/logo.svg'));
+    const svg = await runCli(['validate', 'site'], {}, dir);
+    expect(svg.err).toMatch(/statusPages\.0\.logo: Name a \.png, \.jpg, \.webp or \.gif file/);
   });
 });

@@ -7,7 +7,7 @@ const CONFIG_FILE = /\.(ya?ml|json)$/i;
 
 export interface ReadFiles {
   /** Each file's name (relative to the folder given, or its base name) and text. */
-  files: { file: string; text: string }[];
+  files: { file: string; text: string; path: string }[];
   /** sha256 over names and texts: a change of either is a change. */
   hash: string;
 }
@@ -49,6 +49,7 @@ export function readConfigSource(source: string): ReadFiles | { problems: Config
     const files = full.map((f) => ({
       file: path.relative(base, f),
       text: fs.readFileSync(f, 'utf8'),
+      path: path.resolve(f),
     }));
     const hash = createHash('sha256');
     for (const f of files) hash.update(`${f.file}\0${f.text}\0`);

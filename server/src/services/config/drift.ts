@@ -6,6 +6,7 @@ import {
 } from '@pagewatch/contract';
 import type { Repositories } from '../../db/repositories/index.js';
 import { getAt, setAt } from '../../config-as-code/paths.js';
+import { logoSummary } from '../../config-as-code/logo.js';
 import { secretSlots } from '../../config-as-code/secrets.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { canonical } from './compare.js';
@@ -16,6 +17,8 @@ import { loadState, type ConfigState } from './state.js';
 /** An entry as remembered for drift: secrets replaced by keyed digests, never stored in clear. */
 export function snapshotOf(kind: ConfigKind, entry: Record<string, unknown>, box: SecretBox) {
   const copy = structuredClone(entry);
+  // A logo is remembered by its type, size and hash.
+  if (kind === 'statusPages' && 'logo' in copy) copy.logo = logoSummary(copy.logo);
   if (kind === 'monitors' || kind === 'channels') {
     for (const slot of secretSlots(kind, copy)) {
       const value = getAt(copy, slot.path);

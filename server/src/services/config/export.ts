@@ -62,7 +62,7 @@ export function documentFromState(state: ConfigState, box: SecretBox): ConfigDoc
       ),
     ),
     statusPages: state.statusPages.map((h) =>
-      statusPageEntryOf(h.resource, keyOf(h), monitorKeys, channelKeys),
+      statusPageEntryOf(h.resource, keyOf(h), monitorKeys, channelKeys, state.logos.get(h.id)),
     ),
     // A cancelled window is history: applied elsewhere it would be scheduled again.
     maintenance: state.maintenance

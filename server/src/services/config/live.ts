@@ -68,7 +68,7 @@ export function liveEntries(state: ConfigState, box: SecretBox): Record<ConfigKi
       );
     }),
     statusPages: live(state.statusPages, (h, key) =>
-      statusPageEntryOf(h.resource, key, monitorKeys, channelKeys),
+      statusPageEntryOf(h.resource, key, monitorKeys, channelKeys, state.logos.get(h.id)),
     ),
     maintenance: live(state.maintenance, (h, key) =>
       maintenanceEntryOf(h.resource, key, monitorKeys),

@@ -14,6 +14,7 @@ import {
 import type { z } from 'zod';
 import type { RequestContext } from '../../domain/actor.js';
 import type { DocPath } from '../../config-as-code/paths.js';
+import { logoOf } from '../../config-as-code/logo.js';
 import { maintenanceEntryOf, statusPageEntryOf } from '../../config-as-code/from-resources.js';
 import {
   channelInput,
@@ -33,6 +34,8 @@ import { removeChannel } from '../notification-channels/remove.js';
 import { updateChannel } from '../notification-channels/update.js';
 import { createStatusPage } from '../status-pages/create.js';
 import { removeStatusPage } from '../status-pages/remove.js';
+import { removeLogo } from '../status-pages/remove-logo.js';
+import { uploadLogo } from '../status-pages/upload-logo.js';
 import { updateStatusPage } from '../status-pages/update.js';
 import { canonical, sameChannel, sameMonitor } from './compare.js';
 import { keysById, type ConfigState, type Held } from './state.js';
@@ -101,6 +104,27 @@ function refuseTakenAddress(state: ConfigState, entry: StatusPageEntry, id: numb
   throw new AppError('conflict', message, [{ path: taken, message, code: 'taken' }]);
 }
 
+/**
+ * Makes the page's logo what the entry says: left out, as it is; null, none; an image, that
+ * image (checked as an upload is: its bytes must be the type it claims).
+ */
+async function syncLogo(
+  tx: ServiceDeps,
+  ctx: RequestContext,
+  id: number,
+  stored: string | null,
+  wanted: string | null | undefined,
+): Promise<void> {
+  if (wanted === undefined || wanted === stored) return;
+  if (wanted === null) {
+    await removeLogo(tx, ctx, id);
+    return;
+  }
+  const { type, bytes } = logoOf(wanted);
+  // Its refusals name the field `logo`, as the entry does.
+  await uploadLogo(tx, ctx, id, bytes, type);
+}
+
 type Ops = {
   channels: KindOps<ChannelEntry, ConfigState['channels'][number]['resource']>;
   monitors: KindOps<MonitorEntry, ConfigState['monitors'][number]['resource']>;
@@ -163,16 +187,32 @@ export function kindOps(
     },
     statusPages: {
       same: (h, entry) =>
-        sameText(() => statusPageEntryOf(h.resource, entry.key, monitorKeys, channelKeys), entry),
+        sameText(
+          () =>
+            statusPageEntryOf(
+              h.resource,
+              entry.key,
+              monitorKeys,
+              channelKeys,
+              // A file that leaves the logo out keeps it: it is not compared.
+              entry.logo === undefined ? undefined : state.logos.get(h.id),
+            ),
+          entry.logo === null ? { ...entry, logo: undefined } : entry,
+        ),
       create: async (entry) => {
         refuseTakenAddress(state, entry, null);
-        return (
-          await createStatusPage(tx, ctx, parsed(StatusPageInput, statusPageInput(entry, ids)))
-        ).id;
+        const { id } = await createStatusPage(
+          tx,
+          ctx,
+          parsed(StatusPageInput, statusPageInput(entry, ids)),
+        );
+        await syncLogo(tx, ctx, id, null, entry.logo);
+        return id;
       },
       update: async (id, entry) => {
         refuseTakenAddress(state, entry, id);
         await updateStatusPage(tx, ctx, id, parsed(StatusPageInput, statusPageInput(entry, ids)));
+        await syncLogo(tx, ctx, id, state.logos.get(id) ?? null, entry.logo);
       },
       remove: (id) => removeStatusPage(tx, ctx, id),
     },

@@ -10,6 +10,7 @@ import {
   type ConfigPlanEntry,
 } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
+import { logoSummary } from '../../config-as-code/logo.js';
 import { resolveSecrets } from '../../config-as-code/secrets.js';
 import type { ServiceDeps } from '../deps.js';
 import { applyDocument } from './apply.js';
@@ -33,6 +34,20 @@ const actionOf: [keyof ConfigKindReport, ConfigPlanAction][] = [
   ['detached', 'detach'],
   ['deleted', 'delete'],
 ];
+
+/**
+ * The stored and wanted entries as the diff compares them: a logo the file leaves out is kept
+ * (no change), and a logo shows as its type, size and hash.
+ */
+function comparable(kind: ConfigKind, stored: unknown, wanted: unknown): [unknown, unknown] {
+  if (kind !== 'statusPages') return [stored, wanted];
+  const s = { ...(stored as Record<string, unknown>) };
+  const w = { ...(wanted as Record<string, unknown>) };
+  if (w.logo === undefined) delete s.logo;
+  if ('logo' in s) s.logo = logoSummary(s.logo);
+  if ('logo' in w) w.logo = logoSummary(w.logo);
+  return [s, w];
+}
 
 /**
  * POST /api/v1/config/plan: the apply's own dry run says what happens to each key, the stored
@@ -68,7 +83,9 @@ export async function planDocument(
     for (const [field, action] of actionOf) {
       for (const key of report[kind][field]) {
         const changes =
-          action === 'update' ? propertyChanges(kind, stored.get(key), wanted.get(key), true) : [];
+          action === 'update'
+            ? propertyChanges(kind, ...comparable(kind, stored.get(key), wanted.get(key)), true)
+            : [];
         entries.push({ kind, key, action, changes });
         summary[action] += 1;
       }

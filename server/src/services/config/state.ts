@@ -3,6 +3,7 @@ import type { Repositories } from '../../db/repositories/index.js';
 import type { ChannelRecord } from '../../db/repositories/notification-channels.js';
 import type { MaintenanceRecord } from '../../domain/maintenance/window.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
+import { logoData } from '../../config-as-code/logo.js';
 
 /** A stored resource with its config bookkeeping. */
 export interface Held<T> {
@@ -22,6 +23,8 @@ export interface ConfigState {
   maintenance: Held<MaintenanceRecord>[];
   /** Monitor id → the ids of the channels it alerts through. */
   links: Map<number, number[]>;
+  /** Status page id → its logo as a data: URI, for the pages that have one. */
+  logos: Map<number, string>;
 }
 
 async function hold<T extends { id: number }>(
@@ -44,9 +47,13 @@ async function hold<T extends { id: number }>(
 
 export async function loadState(repos: Repositories): Promise<ConfigState> {
   const pages: StatusPage[] = [];
+  const logos = new Map<number, string>();
   for (const item of await repos.statusPages.list()) {
     const page = await repos.statusPages.findById(item.id);
-    if (page) pages.push(page);
+    if (!page) continue;
+    pages.push(page);
+    const logo = page.logoUrl === null ? null : await repos.statusPages.getLogo(page.id);
+    if (logo) logos.set(page.id, logoData(logo.type, logo.bytes));
   }
   const links = new Map<number, number[]>();
   for (const { monitorId, channelId } of await repos.configKeys.monitorChannels()) {
@@ -58,6 +65,7 @@ export async function loadState(repos: Repositories): Promise<ConfigState> {
     statusPages: await hold(repos, 'statusPages', pages),
     maintenance: await hold(repos, 'maintenance', await repos.maintenance.list()),
     links,
+    logos,
   };
 }
 

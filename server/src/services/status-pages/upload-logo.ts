@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { logoTypes, statusPageLimits } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
-import { looksLikeMarkup, sniffImageType } from '../../domain/image-type.js';
+import { logoHash, looksLikeMarkup, sniffImageType } from '../../domain/image-type.js';
 import { AppError, notFound, validationFailed } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
@@ -42,7 +41,7 @@ export async function uploadLogo(
   const page = await deps.repos.statusPages.findById(id);
   if (!page) throw notFound('Status page');
   const type = verify(bytes, declaredType);
-  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  const hash = logoHash(bytes);
   await deps.repos.statusPages.setLogo(id, { bytes, type, hash }, deps.clock.now());
   await audit(
     deps,
