@@ -1,4 +1,4 @@
-import { logoHash } from '../domain/image-type.js';
+import { logoHash } from '../lib/logo-hash.js';
 
 /** A logo as the document writes it: a base64 data: URI of its type. */
 export const logoData = (type: string, bytes: Uint8Array): string =>

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { logoTypes } from '@pagewatch/contract';
 
 export type LogoType = (typeof logoTypes)[number];
@@ -24,7 +23,3 @@ export function looksLikeMarkup(bytes: Uint8Array): boolean {
     .trimStart();
   return head.startsWith('<');
 }
-
-/** A logo's hash prefix: part of its URL, so a new logo is never served from a cache. */
-export const logoHash = (bytes: Uint8Array): string =>
-  createHash('sha256').update(bytes).digest('hex').slice(0, 16);

@@ -1,6 +1,7 @@
 import { logoTypes, statusPageLimits } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
-import { logoHash, looksLikeMarkup, sniffImageType } from '../../domain/image-type.js';
+import { looksLikeMarkup, sniffImageType } from '../../domain/image-type.js';
+import { logoHash } from '../../lib/logo-hash.js';
 import { AppError, notFound, validationFailed } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
