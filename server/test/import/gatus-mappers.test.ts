@@ -14,6 +14,7 @@ describe('Gatus conditions', () => {
     ['[RESPONSE_TIME] < 500', { kind: 'latency', maxMs: 499 }],
     ['[RESPONSE_TIME] <= 500', { kind: 'latency', maxMs: 500 }],
     ['[CERTIFICATE_EXPIRATION] > 48h', { kind: 'certificate', hours: 48 }],
+    ['[DOMAIN_EXPIRATION] > 720h', { kind: 'domain', hours: 720 }],
     ['[CONNECTED] == true', { kind: 'implied' }],
     [
       '[BODY].data.id == 1',
@@ -47,7 +48,7 @@ describe('Gatus conditions', () => {
       "Pagewatch's JSON assertions test equals, contains and exists, not pat()",
     ],
     ['[RESPONSE_TIME] > 10', 'Pagewatch bounds the response time from above only'],
-    ['[DOMAIN_EXPIRATION] > 720h', 'Pagewatch has no check for [DOMAIN_EXPIRATION]'],
+    ['[DOMAIN_EXPIRATION] < 720h', 'Pagewatch warns of a domain registration expiring within days'],
     ['[CONNECTED] == false', 'Pagewatch has no monitor that is up when it cannot connect'],
   ])('%s is left out with its reason', (condition, reason) => {
     expect(mapCondition(condition, 'http')).toEqual({ kind: 'skipped', reason });
@@ -70,6 +71,16 @@ describe('Gatus conditions', () => {
     expect(goDurationMs('1h30m')).toBe(5_400_000);
     expect(goDurationMs('250ms')).toBe(250);
     expect(goDurationMs('2 days')).toBeNull();
+  });
+});
+
+describe('Gatus [DOMAIN_EXPIRATION]', () => {
+  it('is the domain registration option on HTTP endpoints only', () => {
+    expect(mapCondition('[DOMAIN_EXPIRATION] < 720h', 'http')).toMatchObject({ kind: 'skipped' });
+    expect(mapCondition('[DOMAIN_EXPIRATION] > 720h', 'tcp')).toEqual({
+      kind: 'skipped',
+      reason: 'Pagewatch watches domain registrations on HTTP and domain monitors',
+    });
   });
 });
 

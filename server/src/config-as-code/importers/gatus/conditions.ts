@@ -6,6 +6,8 @@ export type ConditionEffect =
   | { kind: 'assertion'; assertion: AssertionDraft }
   | { kind: 'latency'; maxMs: number }
   | { kind: 'certificate'; hours: number }
+  /** `[DOMAIN_EXPIRATION] > 720h` on an HTTP endpoint: the domain registration option. */
+  | { kind: 'domain'; hours: number }
   | { kind: 'dnsExpected'; value: string }
   /** Pagewatch checks it anyway (a connection, a DNS answer without error). */
   | { kind: 'implied' }
@@ -141,6 +143,19 @@ export function mapCondition(
       return { kind: 'skipped', reason: 'Pagewatch warns of a certificate expiring within days' };
     }
     return { kind: 'certificate', hours: ms / 3_600_000 };
+  }
+  if (left === '[DOMAIN_EXPIRATION]') {
+    const ms = goDurationMs(right);
+    if ((op !== '>' && op !== '>=') || ms === null || type !== 'http') {
+      return {
+        kind: 'skipped',
+        reason:
+          type === 'http'
+            ? 'Pagewatch warns of a domain registration expiring within days'
+            : 'Pagewatch watches domain registrations on HTTP and domain monitors',
+      };
+    }
+    return { kind: 'domain', hours: ms / 3_600_000 };
   }
   if (left === '[DNS_RCODE]') {
     return op === '==' && right === 'NOERROR' && type === 'dns'

@@ -133,6 +133,7 @@ function typeFields(e: GatusMap, kind: Kind, url: URL | null, notes: string[]): 
   const assertions: AssertionDraft[] = [];
   let codes: string[] | null = null;
   let certificateHours: number | null = null;
+  let domainHours: number | null = null;
   let latency: number | null = null;
   const expected: string[] = [];
   for (const c of (Array.isArray(e.conditions) ? e.conditions : []).map(str)) {
@@ -141,6 +142,7 @@ function typeFields(e: GatusMap, kind: Kind, url: URL | null, notes: string[]): 
     else if (effect.kind === 'assertion') assertions.push(effect.assertion);
     else if (effect.kind === 'latency') latency = Math.min(latency ?? Infinity, effect.maxMs);
     else if (effect.kind === 'certificate') certificateHours = effect.hours;
+    else if (effect.kind === 'domain') domainHours = effect.hours;
     else if (effect.kind === 'dnsExpected') expected.push(effect.value);
     else if (effect.kind === 'skipped')
       notes.push(`Condition "${c}" was left out: ${effect.reason}`);
@@ -162,6 +164,13 @@ function typeFields(e: GatusMap, kind: Kind, url: URL | null, notes: string[]): 
       ignoreTls: client.insecure === true,
       assertions,
     });
+    if (domainHours !== null) {
+      const warnDays = clamp(Math.ceil(domainHours / 24), 1, 365);
+      fields.domainExpiry = { warnDays };
+      notes.push(
+        `[DOMAIN_EXPIRATION] became the domain registration option: degraded within ${warnDays} days of expiry, down once expired (Gatus fails the endpoint within ${domainHours} h)`,
+      );
+    }
   } else {
     if (latency !== null) {
       fields.degradedThresholdMs = latency;
