@@ -57,6 +57,7 @@ await runBench('escalation', async () => {
           { waitMinutes: 10, targets: [{ kind: 'monitor_channels' }] },
         ],
         repeat: 0,
+        quietHours: [],
       },
       now0,
     );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidTimeZone } from './zoned-time.js';
 
 /**
  * Escalation policies (issue 18 item 2): ordered steps, each waiting some minutes and then
@@ -35,6 +36,17 @@ export const EscalationStep = z.strictObject({
 });
 export type EscalationStep = z.infer<typeof EscalationStep>;
 
+const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time as HH:MM');
+
+/** Local weekdays and times when warnings wait (ADR 39); over midnight: to before from. */
+export const QuietHoursWindow = z.strictObject({
+  days: z.array(z.number().int().min(0).max(6)).min(1, 'Choose at least one day'),
+  from: HHMM,
+  to: HHMM,
+  timeZone: z.string().refine(isValidTimeZone, 'Choose a time zone'),
+});
+export type QuietHoursWindow = z.infer<typeof QuietHoursWindow>;
+
 export const EscalationPolicyInput = z.strictObject({
   name: z
     .string()
@@ -52,6 +64,11 @@ export const EscalationPolicyInput = z.strictObject({
     .min(0, 'Repeat cannot be negative')
     .max(escalationLimits.repeatMax, 'At most 9 repeats')
     .default(0),
+  /**
+   * Time routing: a warning monitor's alerts from this policy wait for the end of these
+   * windows (never dropped); critical ones go at once.
+   */
+  quietHours: z.array(QuietHoursWindow).max(14, 'At most 14 windows').default([]),
 });
 export type EscalationPolicyInput = z.infer<typeof EscalationPolicyInput>;
 

@@ -12,7 +12,7 @@ import { startTargetServer, type TargetServer } from '../fixtures/target-server.
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
 import { post } from '../support/http.js';
-import { insertChannel } from '../support/outbox.js';
+import { insertChannel, outbox } from '../support/outbox.js';
 import { SMTP_PASSWORD, SMTP_USER, startSmtpPeer, type SmtpPeer } from '../fixtures/smtp-peer.js';
 
 const MIN = 60_000;
@@ -45,6 +45,7 @@ describe.each(engines)('escalation from live checks on %s', (engine) => {
   let other: AlertReceiver;
   let policyId: number;
   let managerChannel: number;
+  let teamChannel: number;
   let smtp: SmtpPeer;
 
   beforeAll(async () => {
@@ -63,7 +64,7 @@ describe.each(engines)('escalation from live checks on %s', (engine) => {
       notifier: { pollMs: 100 },
       escalation: { pollMs: 100, dueClock: escalationClock },
     });
-    const teamChannel = await insertChannel(t.database, { url: team.url, name: 'Team' });
+    teamChannel = await insertChannel(t.database, { url: team.url, name: 'Team' });
     managerChannel = await insertChannel(t.database, { url: manager.url, name: 'Manager' });
     // The monitors' own channel: a policy replaces it for outages.
     await insertChannel(t.database, { url: other.url, name: 'Everyone', isDefault: true });
@@ -264,6 +265,58 @@ describe.each(engines)('escalation from live checks on %s', (engine) => {
       via: 'link',
       by: 'a recipient of “On-call mail”',
     });
+    target.setMode('normal');
+  }, 30_000);
+
+  it('quiet hours hold a warning back to the end of the window and let a critical one through', async () => {
+    const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
+    const quietEnd = Date.now() + 2 * 3_600_000;
+    const teamId = teamChannel;
+    const quiet = await post(t, '/api/v1/escalation-policies', {
+      name: 'Quiet nights',
+      steps: [{ waitMinutes: 0, targets: [{ kind: 'channel', channelId: teamId }] }],
+      quietHours: [
+        {
+          days: [0, 1, 2, 3, 4, 5, 6],
+          from: hhmm(Date.now() - 3_600_000),
+          to: hhmm(quietEnd),
+          timeZone: 'UTC',
+        },
+      ],
+    });
+    expect(quiet.status).toBe(201);
+    const quietId = (quiet.body as { id: number }).id;
+    skipped = 0;
+    target.setMode('normal');
+    const make = async (name: string, severity: string) => {
+      const created = await post(t, '/api/v1/monitors', {
+        type: 'http',
+        name,
+        url: `${target.url}/ok`,
+        interval: 3600,
+        timeout: 5,
+        alerts: { escalationPolicyId: quietId, severity },
+      });
+      return Monitor.parse(created.body).id;
+    };
+    const warning = await make('Reports', 'warning');
+    const critical = await make('Payments', 'critical');
+    for (const id of [warning, critical])
+      await expect
+        .poll(async () => (await t.inject(`/api/v1/monitors/${id}`)).json().status)
+        .toBe('up');
+    target.setMode('down');
+    await post(t, `/api/v1/monitors/${warning}/check-now`);
+    await post(t, `/api/v1/monitors/${critical}/check-now`);
+    await team.waitFor(() => downs(team, critical).length === 1);
+    // The warning is queued, not dropped: due at the end of the window (to the minute).
+    const held = (await outbox(t.database)).find(
+      (r) => r.kind === 'monitor.down' && r.event.monitor?.id === warning,
+    );
+    expect(held).toMatchObject({ state: 'queued' });
+    expect(held!.nextAttemptAt! - Math.floor(quietEnd / 60_000) * 60_000).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(downs(team, warning)).toEqual([]);
     target.setMode('normal');
   }, 30_000);
 

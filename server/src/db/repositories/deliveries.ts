@@ -25,6 +25,8 @@ export async function insertFor(
   channelIds: number[],
   e: OutboxEntry,
   now: number,
+  /** When the row may first be sent (quiet hours delay warnings, ADR 39); now by default. */
+  sendAt: number = now,
 ) {
   if (channelIds.length === 0) return 0;
   const payload = JSON.stringify(e.event);
@@ -41,7 +43,7 @@ export async function insertFor(
         payload,
         state: 'queued',
         attempts: 0,
-        next_attempt_at: now,
+        next_attempt_at: sendAt,
         created_at: now,
       })),
     )

@@ -1,5 +1,7 @@
 import {
+  AlertRules,
   EscalationStep,
+  QuietHoursWindow,
   type AlertEvent,
   type AckVia,
   type Escalation,
@@ -18,6 +20,7 @@ import {
   type EscalationCursor,
   type PolicyRules,
 } from '../../domain/escalation/index.js';
+import { sendTime } from '../../domain/quiet-hours/index.js';
 import type { DB, EscalationsTable } from '../schema.js';
 import { channelsOfMonitors, enqueueMonitorAlerts, insertFor } from './deliveries.js';
 
@@ -26,6 +29,33 @@ type EscalationRow = Selectable<EscalationsTable>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const StoredSteps = z.array(EscalationStep);
+const StoredQuiet = z.array(QuietHoursWindow);
+
+/**
+ * The `steps` column: the steps array, or `{steps, quietHours}` once a policy has quiet hours
+ * (added after migration 027 shipped, so it rides in the same JSON instead of a new column).
+ */
+function readStored(
+  json: string,
+): { steps: EscalationStep[]; quietHours: QuietHoursWindow[] } | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  const o = Array.isArray(v) ? { steps: v, quietHours: [] } : (v as Record<string, unknown>);
+  const steps = StoredSteps.safeParse(o?.steps);
+  if (!steps.success) return null;
+  return { steps: steps.data, quietHours: StoredQuiet.safeParse(o.quietHours ?? []).data ?? [] };
+}
+
+const writeStored = (input: EscalationPolicyInput) =>
+  JSON.stringify(
+    (input.quietHours ?? []).length > 0
+      ? { steps: input.steps, quietHours: input.quietHours }
+      : input.steps,
+  );
 
 function parseNumbers(json: string): number[] {
   try {
@@ -36,7 +66,9 @@ function parseNumbers(json: string): number[] {
   }
 }
 
-async function policyRules(db: Db, id: number | null): Promise<PolicyRules | null> {
+type StoredPolicy = PolicyRules & { quietHours: QuietHoursWindow[] };
+
+async function policyRules(db: Db, id: number | null): Promise<StoredPolicy | null> {
   if (id === null) return null;
   const row = await db
     .selectFrom('escalation_policies')
@@ -44,8 +76,30 @@ async function policyRules(db: Db, id: number | null): Promise<PolicyRules | nul
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return null;
-  const steps = StoredSteps.safeParse(JSON.parse(row.steps));
-  return steps.success ? { steps: steps.data, repeat: row.repeat_count } : null;
+  const stored = readStored(row.steps);
+  return stored ? { ...stored, repeat: row.repeat_count } : null;
+}
+
+/** The monitor's severity, from its alert rules; critical when unreadable (never delayed). */
+async function severityOf(db: Db, monitorId: number): Promise<'critical' | 'warning'> {
+  const row = await db
+    .selectFrom('monitors')
+    .select('alert_rules')
+    .where('id', '=', monitorId)
+    .executeTakeFirst();
+  if (!row?.alert_rules) return 'critical';
+  try {
+    return AlertRules.safeParse(JSON.parse(row.alert_rules)).data?.severity ?? 'critical';
+  } catch {
+    return 'critical';
+  }
+}
+
+/** When a policy's message may go: quiet hours hold a warning back (ADR 39), never drop it. */
+async function sendAtFor(db: Db, policy: StoredPolicy | null, monitorId: number, at: number) {
+  if (!policy || policy.quietHours.length === 0) return at;
+  const severity = await severityOf(db, monitorId);
+  return sendTime({ severity, at, windows: policy.quietHours }).sendAt;
 }
 
 async function liveChannels(db: Db, ids: readonly number[]): Promise<Set<number>> {
@@ -153,6 +207,7 @@ export async function fireStep(
       key: `e:${row.id}:${cursor.cycle}.${cursor.nextStep}:${event.kind}`,
     },
     now,
+    await sendAtFor(trx, policy, monitorId, now),
   );
   return { fired: true, queued, lateMs: Math.max(0, dueBy - cursor.dueAt!) };
 }
@@ -241,6 +296,10 @@ export async function followEscalation(
           .execute();
       }
       const notified = parseNumbers(open.notified);
+      const policy = await policyRules(
+        trx,
+        open.policy_id === null ? null : Number(open.policy_id),
+      );
       const routed: AlertEvent = {
         ...event,
         escalation: { id, acknowledgedBy: open.acked_by ?? null },
@@ -255,6 +314,7 @@ export async function followEscalation(
           key: `m:${monitorId}:${resultKey}:${event.kind}:${i}`,
         },
         at,
+        await sendAtFor(trx, policy, monitorId, at),
       );
       continue;
     }
@@ -268,12 +328,13 @@ function toPolicy(
   r: Selectable<DB['escalation_policies']>,
   monitorIds: number[],
 ): EscalationPolicy {
-  const steps = StoredSteps.safeParse(JSON.parse(r.steps));
+  const stored = readStored(r.steps);
   return {
     id: Number(r.id),
     name: r.name,
-    steps: steps.success ? steps.data : [],
+    steps: stored?.steps ?? [],
     repeat: Number(r.repeat_count),
+    quietHours: stored?.quietHours ?? [],
     monitorIds,
     createdAt: iso(Number(r.created_at)),
     updatedAt: iso(Number(r.updated_at)),
@@ -328,7 +389,7 @@ export function escalationsRepository(db: Kysely<DB>) {
         .insertInto('escalation_policies')
         .values({
           name: input.name,
-          steps: JSON.stringify(input.steps),
+          steps: writeStored(input),
           repeat_count: input.repeat,
           created_at: now,
           updated_at: now,
@@ -343,7 +404,7 @@ export function escalationsRepository(db: Kysely<DB>) {
         .updateTable('escalation_policies')
         .set({
           name: input.name,
-          steps: JSON.stringify(input.steps),
+          steps: writeStored(input),
           repeat_count: input.repeat,
           updated_at: now,
         })

@@ -55,7 +55,13 @@ function PolicyForm({ policy, onDone }: { policy: EscalationPolicy | null; onDon
       onSubmit={(e) => {
         e.preventDefault();
         save.mutate(
-          { name: d.name, repeat: Number(d.repeat), steps: toSteps(d.steps) },
+          {
+            name: d.name,
+            repeat: Number(d.repeat),
+            steps: toSteps(d.steps),
+            // Quiet hours are set over the API for now; an edit here keeps them.
+            quietHours: policy?.quietHours ?? [],
+          },
           { onSuccess: onDone },
         );
       }}
