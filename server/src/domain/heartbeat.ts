@@ -32,6 +32,9 @@ export function lastPingOf(m: MonitorRecord): number | null {
   return fromResult === null ? m.lastPingAt : Math.max(m.lastPingAt, fromResult);
 }
 
+/** How early a scheduled job's ping may come and still count for the run it is about. */
+const EARLY_PING_MS = 60_000;
+
 /** Since when the monitor has waited for a ping: the last one, or its last change. */
 const quietSinceOf = (m: MonitorRecord): number =>
   Math.max(m.updatedAt, lastPingOf(m) ?? -Infinity);
@@ -41,8 +44,13 @@ const quietSinceOf = (m: MonitorRecord): number =>
  * Null when a schedule never runs again.
  */
 function expectedAfter(m: MonitorRecord, since: number): number | null {
-  const schedule = scheduleOf(settingsOf(m, 'push'));
-  return schedule.kind === 'interval' ? since + m.interval * 1000 : nextRunAfter(schedule, since);
+  const settings = settingsOf(m, 'push');
+  const schedule = scheduleOf(settings);
+  if (schedule.kind === 'interval') return since + m.interval * 1000;
+  // A ping a little before its run (the job's clock runs ahead) counts for that run, not the
+  // one before: up to half the grace period early, at most a minute.
+  const early = Math.min(EARLY_PING_MS, (settings.graceSeconds * 1000) / 2);
+  return nextRunAfter(schedule, since + early);
 }
 
 /**

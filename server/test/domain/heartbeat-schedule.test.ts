@@ -150,6 +150,18 @@ describe('a cron push monitor: deadlines', () => {
   });
 });
 
+describe('a cron push monitor: an early ping', () => {
+  it('counts for the run it is about when it comes up to half the grace period (at most a minute) early', () => {
+    const m = cronPush(1, berlinNightly);
+    // 02:29:20 CET on 28 March, 40 s before the 02:30 run: that run's ping.
+    const early = { ...m, lastPingAt: utc('2026-03-28T01:29:20Z') };
+    expect(iso(heartbeatDueAt(early))).toBe('2026-03-29T01:10:00.000Z');
+    // Two minutes early is the previous run's (late) ping: 02:30 is still expected.
+    const tooEarly = { ...m, lastPingAt: utc('2026-03-28T01:28:00Z') };
+    expect(iso(heartbeatDueAt(tooEarly))).toBe('2026-03-28T01:40:00.000Z');
+  });
+});
+
 describe('a cron push monitor in the real scheduler, on a fake clock across the Berlin spring change', () => {
   afterEach(() => vi.useRealTimers());
 
