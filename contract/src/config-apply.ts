@@ -120,6 +120,10 @@ export const ConfigDriftEntry = z.object({
 });
 export type ConfigDriftEntry = z.infer<typeof ConfigDriftEntry>;
 
+/** GET /api/v1/config/drift: managed resources edited outside the files since the last apply. */
+export const ConfigDriftList = z.object({ drift: z.array(ConfigDriftEntry) });
+export type ConfigDriftList = z.infer<typeof ConfigDriftList>;
+
 export const ConfigPlan = z.object({
   /** Fingerprint of the live configuration the plan was computed against. */
   token: z.string(),

@@ -85,3 +85,12 @@ export function driftOf(
   }
   return drift;
 }
+
+/** GET /api/v1/config/drift: what a plan would list as drift, without a document. */
+export async function currentDrift(
+  repos: Repositories,
+  box: SecretBox,
+): Promise<ConfigDriftEntry[]> {
+  const state = await loadState(repos);
+  return driftOf(state, liveEntries(state, box), box);
+}

@@ -5,7 +5,8 @@ import { Button } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { ErrorNotice, Notice } from '../../components/ui/Notice';
 import { useCan } from '../auth/api/session';
-import { useDetach, useManagedKey } from './api';
+import { useDetach, useDrift, useManagedKey } from './api';
+import { DriftChanges } from './DriftList';
 
 const noun: Record<ConfigKind, string> = {
   channels: 'channel',
@@ -27,6 +28,7 @@ interface ManagedProps {
  */
 export function ManagedByConfig({ kind, id, children }: ManagedProps) {
   const key = useManagedKey(kind, id);
+  const drift = useDrift(kind, key);
   const canDetach = useCan('admin');
   const detach = useDetach();
   const [asking, setAsking] = useState(false);
@@ -46,6 +48,15 @@ export function ManagedByConfig({ kind, id, children }: ManagedProps) {
       >
         This {noun[kind]} is applied from configuration files under the key <code>{key}</code>.
         Change it there and run <code>npx pagewatch apply</code>; the form below is read-only.
+        {drift && (
+          <div className="managed-notice__drift" data-testid="managed-drift">
+            <p>
+              Changed here since the last apply (the next apply of unchanged files undoes it; copy
+              it into the files to keep it):
+            </p>
+            <DriftChanges changes={drift.changes} />
+          </div>
+        )}
       </Notice>
       <fieldset disabled className="managed-form" aria-label="Read-only: managed by config">
         {children}

@@ -1,4 +1,9 @@
-import type { ConfigKind, ConfigManagedList } from '@pagewatch/contract';
+import type {
+  ConfigDriftEntry,
+  ConfigDriftList,
+  ConfigKind,
+  ConfigManagedList,
+} from '@pagewatch/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 
@@ -16,11 +21,31 @@ export function useManagedKey(kind: ConfigKind, id: number): string | null {
   return data?.[kind].find((r) => r.id === id)?.key ?? null;
 }
 
+const driftKey = ['config', 'drift'] as const;
+
+/** Managed resources edited outside the files since the last apply (plan's drift). */
+export const configDriftQuery = () =>
+  queryOptions({
+    queryKey: driftKey,
+    queryFn: ({ signal }) => api<ConfigDriftList>('/config/drift', { signal }),
+    // Computed over the whole configuration: read when a screen opens, not on every event.
+    staleTime: 30_000,
+  });
+
+/** The drift of one managed resource, or null when it is as the last apply left it. */
+export function useDrift(kind: ConfigKind, key: string | null): ConfigDriftEntry | null {
+  const { data } = useQuery({ ...configDriftQuery(), enabled: key !== null });
+  return data?.drift.find((d) => d.kind === kind && d.key === key) ?? null;
+}
+
 export function useDetach() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { kind: ConfigKind; id: number }) =>
       api<void>('/config/detach', { method: 'POST', body: input }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: managedKey }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: managedKey });
+      void client.invalidateQueries({ queryKey: driftKey });
+    },
   });
 }

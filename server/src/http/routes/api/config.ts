@@ -3,6 +3,7 @@ import {
   ConfigApplyReport,
   ConfigDetachInput,
   ConfigDocument,
+  ConfigDriftList,
   ConfigManagedList,
   ConfigPlan,
   ConfigPlanInput,
@@ -14,6 +15,7 @@ import { formatDocument } from '../../../config-as-code/format.js';
 import { configJsonSchema } from '../../../config-as-code/json-schema.js';
 import { applyDocument } from '../../../services/config/apply.js';
 import { exportDocument } from '../../../services/config/export.js';
+import { currentDrift } from '../../../services/config/drift.js';
 import { detachResource, listManaged } from '../../../services/config/managed.js';
 import { planDocument } from '../../../services/config/plan.js';
 import type { ServiceDeps } from '../../../services/deps.js';
@@ -104,6 +106,20 @@ export function configRoutes(app: FastifyInstance, api: ApiRegistry, deps: Servi
     summary: 'The resources configuration files manage (read-only in the UI), by kind',
     responses: { 200: ConfigManagedList },
     handler: async () => listManaged(deps),
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: '/api/v1/config/drift',
+    access: 'viewer',
+    tag,
+    summary:
+      'Managed resources edited outside the files since the last apply (what plan calls drift)',
+    description:
+      'Each entry lists the changed properties, last applied → live. Secrets show only ' +
+      'whether they changed. The next apply of unchanged files undoes these edits.',
+    responses: { 200: ConfigDriftList },
+    handler: async () => ({ drift: await currentDrift(deps.repos, deps.secrets) }),
   });
 
   api.add(app, {

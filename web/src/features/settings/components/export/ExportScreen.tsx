@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { CopyButton } from '../../../../components/ui/CopyButton';
 import { Icon } from '../../../../components/ui/Icon';
 import { formatCount } from '../../../../lib/format';
-import { configManagedQuery } from '../../../config/api';
+import { configDriftQuery, configManagedQuery } from '../../../config/api';
+import { DriftChanges } from '../../../config/DriftList';
 
 /** Where the browser downloads the configuration: a plain link, answered as a file. */
 const exportUrl = (format: 'yaml' | 'json') => `/api/v1/export?format=${format}`;
@@ -47,6 +48,41 @@ function ManagedNow() {
           </div>
         ))}
       </div>
+    </section>
+  );
+}
+
+const kindLabel = {
+  channels: 'Channel',
+  monitors: 'Monitor',
+  statusPages: 'Status page',
+  maintenance: 'Maintenance window',
+} as const;
+
+/** Managed resources edited here since the last apply: what the next plan lists as drift. */
+function DriftNow() {
+  const drift = useQuery(configDriftQuery());
+  const entries = drift.data?.drift ?? [];
+  if (entries.length === 0) return null;
+  return (
+    <section className="panel" aria-labelledby="drift-title" data-testid="drift-now">
+      <h3 id="drift-title" className="panel__title">
+        Changed outside the files
+      </h3>
+      <p className="panel__intro">
+        {formatCount(entries.length)} managed{' '}
+        {entries.length === 1 ? 'resource was' : 'resources were'} changed here (or through the API)
+        since the last apply, last applied → now. The next apply of unchanged files undoes these;
+        copy what should stay into the files first.
+      </p>
+      <ul className="drift-list">
+        {entries.map((e) => (
+          <li key={`${e.kind}:${e.key}`}>
+            <span className="muted">{kindLabel[e.kind]}</span> <code>{e.key}</code>
+            <DriftChanges changes={e.changes} />
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -100,6 +136,7 @@ export function ExportScreen() {
         </pre>
       </section>
       <ManagedNow />
+      <DriftNow />
     </div>
   );
 }
