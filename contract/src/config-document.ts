@@ -16,6 +16,8 @@ import {
   MqttMonitorInput,
   AmqpMonitorInput,
   SmtpMonitorInput,
+  ImapMonitorInput,
+  Pop3MonitorInput,
   MysqlMonitorInput,
   PostgresMonitorInput,
   RedisMonitorInput,
@@ -117,6 +119,8 @@ export const MongodbMonitorEntry = monitorEntry(MongodbMonitorInput);
 export const MqttMonitorEntry = monitorEntry(MqttMonitorInput);
 export const AmqpMonitorEntry = monitorEntry(AmqpMonitorInput);
 export const SmtpMonitorEntry = monitorEntry(SmtpMonitorInput);
+export const ImapMonitorEntry = monitorEntry(ImapMonitorInput);
+export const Pop3MonitorEntry = monitorEntry(Pop3MonitorInput);
 
 /** A monitor in the document; secret headers and credentials take `${env:NAME}` values. */
 export const MonitorEntry = z.discriminatedUnion(
@@ -140,6 +144,8 @@ export const MonitorEntry = z.discriminatedUnion(
     MqttMonitorEntry,
     AmqpMonitorEntry,
     SmtpMonitorEntry,
+    ImapMonitorEntry,
+    Pop3MonitorEntry,
   ],
   { error: `Choose a monitor type: ${MonitorType.options.join(', ')}` },
 );

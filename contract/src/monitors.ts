@@ -79,6 +79,8 @@ export const MonitorType = z.enum([
   'mqtt',
   'amqp',
   'smtp',
+  'imap',
+  'pop3',
 ]);
 export type MonitorType = z.infer<typeof MonitorType>;
 
@@ -1150,6 +1152,28 @@ export const SmtpMonitorInput = z
   })
   .superRefine(timeoutBelowInterval);
 
+/**
+ * A mailbox server check (IMAP, POP3): read the greeting and (per `security`) upgrade with
+ * STARTTLS (`a1 STARTTLS` / `STLS`) or speak TLS from the start (993 / 995), judging the
+ * certificate like a TLS monitor. No login is tried.
+ */
+function mailboxInput<T extends 'imap' | 'pop3'>(type: T, port: number) {
+  return z
+    .strictObject({
+      type: z.literal(type),
+      ...common,
+      host: Host,
+      port: Port.default(port),
+      security: MailSecurity.default('starttls'),
+      ignoreTrust: databaseTls.ignoreTrust,
+      warnDays: databaseTls.warnDays,
+    })
+    .superRefine(timeoutBelowInterval);
+}
+
+export const ImapMonitorInput = mailboxInput('imap', 143);
+export const Pop3MonitorInput = mailboxInput('pop3', 110);
+
 /** What a client sends to create or replace a monitor. */
 export const MonitorInput = z.discriminatedUnion(
   'type',
@@ -1172,6 +1196,8 @@ export const MonitorInput = z.discriminatedUnion(
     MqttMonitorInput,
     AmqpMonitorInput,
     SmtpMonitorInput,
+    ImapMonitorInput,
+    Pop3MonitorInput,
   ],
   { error: 'Choose a monitor type' },
 );
@@ -1455,6 +1481,21 @@ export const SmtpMonitor = z.object({
 });
 export type SmtpMonitor = z.infer<typeof SmtpMonitor>;
 
+const mailboxView = {
+  ...monitorCommon,
+  host: z.string(),
+  port: z.number().int(),
+  security: MailSecurity,
+  ignoreTrust: z.boolean(),
+  warnDays: z.number().int(),
+};
+
+export const ImapMonitor = z.object({ ...mailboxView, type: z.literal('imap') });
+export type ImapMonitor = z.infer<typeof ImapMonitor>;
+
+export const Pop3Monitor = z.object({ ...mailboxView, type: z.literal('pop3') });
+export type Pop3Monitor = z.infer<typeof Pop3Monitor>;
+
 /** The full monitor: common fields and state plus its type's settings. */
 export const Monitor = z.discriminatedUnion('type', [
   HttpMonitor,
@@ -1475,6 +1516,8 @@ export const Monitor = z.discriminatedUnion('type', [
   MqttMonitor,
   AmqpMonitor,
   SmtpMonitor,
+  ImapMonitor,
+  Pop3Monitor,
 ]);
 export type Monitor = z.infer<typeof Monitor>;
 

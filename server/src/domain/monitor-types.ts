@@ -58,6 +58,8 @@ const traits: { [T in MonitorType]: TypeTraits<T> } = {
       `amqp${s.tls ? 's' : ''}://${hostPort(s.host, s.port)}${s.vhost === '/' ? '' : `/${encodeURIComponent(s.vhost)}`}${s.queue === '' ? '' : ` ${s.queue}`}`,
   },
   smtp: { target: (s) => `smtp${s.security === 'tls' ? 's' : ''}://${hostPort(s.host, s.port)}` },
+  imap: { target: (s) => `imap${s.security === 'tls' ? 's' : ''}://${hostPort(s.host, s.port)}` },
+  pop3: { target: (s) => `pop3${s.security === 'tls' ? 's' : ''}://${hostPort(s.host, s.port)}` },
 };
 
 /** Whether monitors of this type keep a write-only password in their secret column. */

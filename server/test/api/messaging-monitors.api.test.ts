@@ -102,6 +102,22 @@ describe.each(engines)('MQTT, RabbitMQ and SMTP monitors over the API on %s', (e
     expect(list.items.find((i) => i.id === m.id)?.target).toBe('smtp://mx.example.com:587');
   });
 
+  it('creates IMAP and POP3 monitors, STARTTLS by default, listed as imap(s):// and pop3(s)://', async () => {
+    const imap = await create({ type: 'imap', name: 'Mailboxes', host: 'mail.example.com' });
+    expect(imap).toMatchObject({ type: 'imap', port: 143, security: 'starttls', warnDays: 14 });
+    const pop3 = await create({
+      type: 'pop3',
+      name: 'Old mailboxes',
+      host: 'mail.example.com',
+      port: 995,
+      security: 'tls',
+    });
+    expect(pop3).toMatchObject({ type: 'pop3', port: 995, security: 'tls' });
+    const list = MonitorList.parse((await t.inject({ url: '/api/v1/monitors' })).json());
+    expect(list.items.find((i) => i.id === imap.id)?.target).toBe('imap://mail.example.com:143');
+    expect(list.items.find((i) => i.id === pop3.id)?.target).toBe('pop3s://mail.example.com:995');
+  });
+
   it('names the field of each mistake', async () => {
     expect(await errors({ ...mqtt, mode: 'roundtrip', topic: 'plant/#' })).toEqual({
       topic: 'The probe is published to this topic, so it cannot hold the wildcards + or #',

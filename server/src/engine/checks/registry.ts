@@ -25,6 +25,8 @@ import { runMongodbCheck } from './mongodb/index.js';
 import { runMqttCheck } from './mqtt/index.js';
 import { runAmqpCheck } from './amqp/index.js';
 import { runSmtpCheck } from './smtp/index.js';
+import { runImapCheck } from './imap/index.js';
+import { runPop3Check } from './pop3/index.js';
 import {
   runDomainCheck,
   sharedRdapClient,
@@ -310,6 +312,30 @@ export const checkTypes: Record<MonitorType, CheckType> = {
       runSmtpCheck(
         {
           ...settingsOf(m, 'smtp'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+          secureContext: secureContextFor(options.extraCa),
+        },
+        ctx,
+      ),
+  },
+  imap: {
+    run: (m, ctx, options) =>
+      runImapCheck(
+        {
+          ...settingsOf(m, 'imap'),
+          timeoutMs: m.timeout * 1000,
+          degradedThresholdMs: m.degradedThresholdMs,
+          secureContext: secureContextFor(options.extraCa),
+        },
+        ctx,
+      ),
+  },
+  pop3: {
+    run: (m, ctx, options) =>
+      runPop3Check(
+        {
+          ...settingsOf(m, 'pop3'),
           timeoutMs: m.timeout * 1000,
           degradedThresholdMs: m.degradedThresholdMs,
           secureContext: secureContextFor(options.extraCa),

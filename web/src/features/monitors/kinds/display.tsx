@@ -174,6 +174,35 @@ const brokerFlag = (m: BrokerMonitor): ReactNode =>
     </span>
   );
 
+/** IMAP and POP3: where, and how the connection is secured. */
+function mailboxDisplay<T extends 'imap' | 'pop3'>(label: string, scheme: string): KindDisplay<T> {
+  const where = (m: Of<'imap' | 'pop3'>) =>
+    `${scheme}${m.security === 'tls' ? 's' : ''}://${hostPort(m.host, m.port)}`;
+  const display: KindDisplay<'imap' | 'pop3'> = {
+    label,
+    target: where,
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">{label}</span>
+        <span className="mhead__href">{where(m)}</span>
+      </span>
+    ),
+    settings: (m) => [
+      [
+        'Security',
+        m.security === 'none' ? (
+          <span className="text-warning">None (plain text)</span>
+        ) : (
+          `${m.security === 'tls' ? 'TLS from the start' : 'STARTTLS required'}, ${
+            m.ignoreTrust ? 'any issuer accepted' : 'certificate verified'
+          }, warns ${plural(m.warnDays, 'day')} before expiry`
+        ),
+      ],
+    ],
+  };
+  return display as unknown as KindDisplay<T>;
+}
+
 /** One entry per monitor type. */
 export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
   http: {
@@ -628,6 +657,8 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
         </span>
       ),
   },
+  imap: mailboxDisplay('IMAP', 'imap'),
+  pop3: mailboxDisplay('POP3', 'pop3'),
 };
 
 const waitText: Record<Of<'browser'>['waitFor'], string> = {

@@ -37,7 +37,7 @@ import { GrpcHealthSection, GrpcTargetFields } from './sections-grpc';
 import { DependenciesSection } from '../../../dependencies/DependenciesSection';
 import { useDependencyDraft } from '../../../dependencies/useDependencyDraft';
 import { mongodbForm, mysqlForm, postgresForm, redisForm } from './sections-database';
-import { amqpForm, mqttForm, smtpForm } from './sections-messaging';
+import { amqpForm, imapForm, mqttForm, pop3Form, smtpForm } from './sections-messaging';
 import { TrialResult } from './TrialResult';
 import { useMonitorForm } from './useMonitorForm';
 
@@ -87,6 +87,8 @@ const kindSections: {
   mqtt: mqttForm,
   amqp: amqpForm,
   smtp: smtpForm,
+  imap: imapForm,
+  pop3: pop3Form,
 };
 
 const commonSchedule = { interval: '60', timeout: '10' };

@@ -112,6 +112,33 @@ const brokerDraft = (v: FormValues, num: ReadNumber, tlsPort: number) => ({
 
 const brokerFields = ['host', 'port', 'username', 'password', 'tls', 'ignoreTrust', 'warnDays'];
 
+/** A mailbox server (IMAP, POP3): an empty port is the TLS port with TLS from the start. */
+function mailboxKind<T extends 'imap' | 'pop3'>(label: string, tlsPort: number): FormKind<T> {
+  return {
+    label,
+    values: (saved) => {
+      const m = saved as MonitorOf<'imap' | 'pop3'>;
+      return {
+        host: m.host,
+        port: String(m.port),
+        mailSecurity: m.security,
+        warnDays: String(m.warnDays),
+        ignoreTrust: m.ignoreTrust,
+      };
+    },
+    draft: (v, num) => ({
+      settings: {
+        host: v.host,
+        port: num('port') ?? (v.mailSecurity === 'tls' ? tlsPort : undefined),
+        security: v.mailSecurity,
+        ignoreTrust: v.ignoreTrust,
+        warnDays: num('warnDays'),
+      } as Omit<DraftOf<T>, CommonKey>,
+    }),
+    fields: ['host', 'port', 'security', 'ignoreTrust', 'warnDays'],
+  };
+}
+
 /** One entry per monitor type. */
 export const formKinds: { [T in MonitorType]: FormKind<T> } = {
   http: {
@@ -547,5 +574,7 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       'capabilities.',
     ],
   },
+  imap: mailboxKind('IMAP', 993),
+  pop3: mailboxKind('POP3', 995),
 };
 export const monitorTypes = Object.keys(formKinds) as MonitorType[];

@@ -333,3 +333,57 @@ export const amqpForm: KindForm = (() => {
 })();
 
 export const smtpForm: KindForm = { Target: SmtpTargetFields, sections: [SmtpMailSection] };
+
+/** IMAP and POP3: the greeting and STARTTLS (or TLS from the start), no login. */
+function mailbox(name: string, port: number, tlsPort: number): KindForm {
+  const securities: { value: MailSecurity; label: string }[] = [
+    { value: 'starttls', label: `STARTTLS (port ${port})` },
+    { value: 'tls', label: `TLS from the start (port ${tlsPort})` },
+    { value: 'none', label: 'None (plain text)' },
+  ];
+  function MailboxTargetFields({ v, errorFor, text }: SectionProps) {
+    const shown = v.mailSecurity === 'tls' ? tlsPort : port;
+    return (
+      <HostPortFields
+        errorFor={errorFor}
+        host={text('host')}
+        port={{ ...text('port'), placeholder: String(shown) }}
+        hostHint="A host name or IP address, e.g. mail.example.com"
+        portHint={`${shown} if empty`}
+      />
+    );
+  }
+  function MailboxSection(props: SectionProps) {
+    const { v, set, errorFor } = props;
+    return (
+      <fieldset className="form__section">
+        <legend className="form__legend">{name} server</legend>
+        <p className="form__note">
+          Reads the greeting and, with STARTTLS, upgrades the connection; no login is tried.
+        </p>
+        <div className="form__grid">
+          <SelectField
+            name="security"
+            label="Security"
+            error={errorFor('security')}
+            value={v.mailSecurity}
+            options={securities}
+            onChange={(security) => set('mailSecurity', security, 'security')}
+          />
+          <DegradedField {...props} hint="Checks slower than this count as degraded." />
+        </div>
+        {v.mailSecurity === 'none' ? (
+          <Notice tone="warning" title="The connection is not encrypted">
+            Only the greeting is checked; no certificate.
+          </Notice>
+        ) : (
+          <CertificateFields {...props} sentBefore="the goodbye" />
+        )}
+      </fieldset>
+    );
+  }
+  return { Target: MailboxTargetFields, sections: [MailboxSection] };
+}
+
+export const imapForm = mailbox('IMAP', 143, 993);
+export const pop3Form = mailbox('POP3', 110, 995);
