@@ -83,6 +83,27 @@ describe('managed by config, in a browser', () => {
     await app?.stop();
   });
 
+  it('shows what was changed here since the last apply, on the resource and in Settings → Export', async () => {
+    const resumed = await app.inject({
+      method: 'POST',
+      url: `/api/v1/monitors/${ids.monitor}/resume`,
+    });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    await page.goto(`${app.url}/monitors/${ids.monitor}/edit`);
+    const drift = page.getByTestId('managed-drift');
+    await drift.waitFor();
+    expect(await drift.textContent()).toMatch(/paused: true → false/);
+    await page.goto(`${app.url}/settings/export`);
+    const list = page.getByTestId('drift-now');
+    await list.waitFor();
+    expect(await list.textContent()).toMatch(/1 managed resource was changed/);
+    expect(await list.textContent()).toMatch(/Monitor\s*shop/);
+    await screenshotAll(page, 'config-drift-export');
+    // Back as the files say, for the tests below.
+    await app.inject({ method: 'POST', url: `/api/v1/monitors/${ids.monitor}/pause` });
+    expect(errors).toEqual([]);
+  });
+
   it('shows the monitor’s form read-only under the notice, then editable once detached', async () => {
     await page.goto(`${app.url}/monitors/${ids.monitor}/edit`);
     await page.getByText('Managed by config').waitFor();
