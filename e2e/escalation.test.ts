@@ -74,7 +74,9 @@ describe('escalation policies and acknowledgement in the UI', () => {
     await shoot('oncall-form');
     await form.getByRole('button', { name: 'Save schedule' }).click();
     const card = page.getByRole('listitem', { name: 'Web rota' });
-    await expect.poll(() => card.getByTestId('oncall-now').textContent()).toMatch(/On call now: /);
+    await expect
+      .poll(() => card.getByTestId('oncall-now').textContent(), { timeout: 10_000 })
+      .toMatch(/On call now: /);
     expect(await card.getByTestId('oncall-next').textContent()).toContain('Ben Night');
     await shoot('oncall');
   }, 60_000);
@@ -91,7 +93,7 @@ describe('escalation policies and acknowledgement in the UI', () => {
     await form.getByRole('button', { name: 'Save policy' }).click();
     const list = page.getByRole('list', { name: 'Escalation policies' });
     await expect
-      .poll(() => list.textContent())
+      .poll(() => list.textContent(), { timeout: 10_000 })
       .toContain('at once: Team pager → 10 min later: the monitor’s channels');
     await shoot('list');
 
@@ -107,7 +109,9 @@ describe('escalation policies and acknowledgement in the UI', () => {
     await page.getByLabel('Severity').selectOption('critical');
     await page.getByRole('button', { name: /^Save/ }).first().click();
     await expect
-      .poll(async () => (await app.inject(`/api/v1/monitors/${id}`)).json().alerts)
+      .poll(async () => (await app.inject(`/api/v1/monitors/${id}`)).json().alerts, {
+        timeout: 10_000,
+      })
       .toMatchObject({ escalationPolicyId: expect.any(Number), severity: 'critical' });
 
     // It goes down: the team's pager hears it, and the incident offers Acknowledge.
@@ -119,15 +123,19 @@ describe('escalation policies and acknowledgement in the UI', () => {
     }>();
     await page.goto(`${app.url}/incidents/${incidents.items[0]!.id}`);
     await expect
-      .poll(() => page.getByText('Escalating: nobody has acknowledged yet').count())
+      .poll(() => page.getByText('Escalating: nobody has acknowledged yet').count(), {
+        timeout: 10_000,
+      })
       .toBe(1);
     await shoot('incident');
     await page.getByRole('button', { name: 'Acknowledge' }).click();
     const notice = page.locator('.notice__title', { hasText: 'Acknowledged by owner@example.com' });
-    await expect.poll(() => notice.count()).toBe(1);
+    await expect.poll(() => notice.count(), { timeout: 10_000 }).toBe(1);
     // The timeline says who and through what.
     await expect
-      .poll(() => page.getByText(/through the web app; escalation stopped/).count())
+      .poll(() => page.getByText(/through the web app; escalation stopped/).count(), {
+        timeout: 10_000,
+      })
       .toBeGreaterThan(0);
     await shoot('acknowledged');
     expect(errors).toEqual([]);
