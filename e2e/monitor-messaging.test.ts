@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCertificates } from '../server/test/fixtures/certs.js';
+import { startGreeter, type Greeter } from '../server/test/fixtures/mail-greeters.js';
 import { startMqttBroker, type MqttBroker } from '../server/test/fixtures/mqtt-broker.js';
 import { refusedPort } from '../server/test/fixtures/target-server.js';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
@@ -16,14 +17,16 @@ const amqpUrl = process.env.PAGEWATCH_TEST_AMQP_URL
  * One monitor of each messaging type made in the form: MQTT against an aedes broker the test
  * starts with a login (the form's password must reach the check) and a retained message,
  * RabbitMQ against the real broker when named (else a refused port, so it is down), SMTP
- * against smtp-server with STARTTLS and the test CA's certificate (any issuer accepted).
+ * against smtp-server with STARTTLS and the test CA's certificate (any issuer accepted), IMAP
+ * against a tiny greeter speaking the greeting and STARTTLS.
  */
-describe('MQTT, RabbitMQ and SMTP monitors from the form', () => {
+describe('MQTT, RabbitMQ, SMTP and IMAP monitors from the form', () => {
   let browser: Browser;
   let app: TestApp;
   let broker: MqttBroker;
   let smtp: SMTPServer;
   let smtpPort: number;
+  let imap: Greeter;
   let nobody: number;
   const errors: string[] = [];
 
@@ -51,6 +54,7 @@ describe('MQTT, RabbitMQ and SMTP monitors from the form', () => {
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     smtpPort = (smtp.server.address() as AddressInfo).port;
     nobody = await refusedPort();
+    imap = await startGreeter('imap', certs.trusted);
     app = await startTestApp({ engine: 'sqlite', scheduler: true, listen: true, webDist });
     browser = await launchBrowser();
   });
@@ -58,6 +62,7 @@ describe('MQTT, RabbitMQ and SMTP monitors from the form', () => {
     await browser?.close();
     await app?.stop();
     await broker?.close();
+    await imap?.close();
     await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
   });
 
@@ -84,7 +89,7 @@ describe('MQTT, RabbitMQ and SMTP monitors from the form', () => {
     await page.getByText(target).first().waitFor();
   }
 
-  it('creates an MQTT, a RabbitMQ and an SMTP monitor that check their peers', async () => {
+  it('creates an MQTT, a RabbitMQ, an SMTP and an IMAP monitor that check their peers', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await signIn(context, app.url, app.owner.email, app.owner.password);
     const page = await newPage(context);
@@ -127,11 +132,16 @@ describe('MQTT, RabbitMQ and SMTP monitors from the form', () => {
     await save(page, 'Mail relay', `smtp://127.0.0.1:${smtpPort}`, 'monitor-smtp-form');
     await page.screenshot({ path: screenshotPath('monitor-smtp-page'), fullPage: true });
 
+    await start(page, 'IMAP', 'Mailboxes', '127.0.0.1', imap.port);
+    await page.getByLabel(/Accept certificates from any issuer/).check();
+    await save(page, 'Mailboxes', `imap://127.0.0.1:${imap.port}`, 'monitor-imap-form');
+
     await page.goto(`${app.url}/`);
     const expected: [string, string][] = [
       ['Boiler status', 'up'],
       ['Orders broker', amqpUrl ? 'up' : 'down'],
       ['Mail relay', 'up'],
+      ['Mailboxes', 'up'],
     ];
     for (const [name, status] of expected) {
       const row = page.getByTestId('monitor-row').filter({ hasText: name });
