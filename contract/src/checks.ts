@@ -90,6 +90,10 @@ export const CheckErrorCode = z.enum([
    * lost its own network, so the result is unknown; status and alerts are left as they were.
    */
   'connectivity_unknown',
+  /** A group monitor's rule failed: too many of its members are down (ADR 47). */
+  'group_members_down',
+  /** A group monitor's rule held, but a member is degraded or down (ADR 47). */
+  'group_members_degraded',
 ]);
 export type CheckErrorCode = z.infer<typeof CheckErrorCode>;
 

@@ -81,6 +81,7 @@ export const MonitorType = z.enum([
   'smtp',
   'imap',
   'pop3',
+  'group',
 ]);
 export type MonitorType = z.infer<typeof MonitorType>;
 
@@ -1174,6 +1175,38 @@ function mailboxInput<T extends 'imap' | 'pop3'>(type: T, port: number) {
 export const ImapMonitorInput = mailboxInput('imap', 143);
 export const Pop3MonitorInput = mailboxInput('pop3', 110);
 
+/** How a group monitor's status follows its members (ADR 47). */
+export const GroupRule = z.enum(['all_up', 'any_down', 'percent_up']);
+export type GroupRule = z.infer<typeof GroupRule>;
+
+export const groupLimits = { membersMax: 100 } as const;
+
+/**
+ * A group monitor: its status is computed from its members' current statuses by `rule`
+ * (paused and maintenance members are left out). Members are other monitors by id; a group may
+ * contain groups, never itself (the server refuses cycles with the cycle named).
+ */
+export const GroupMonitorInput = z
+  .strictObject({
+    type: z.literal('group'),
+    ...common,
+    interval: common.interval.default(60),
+    members: z
+      .array(z.number().int().positive('A member is a monitor id'))
+      .min(1, 'Choose at least one member')
+      .max(groupLimits.membersMax, `A group has at most ${groupLimits.membersMax} members`)
+      .refine((ids) => new Set(ids).size === ids.length, 'A monitor is a member only once'),
+    rule: GroupRule.default('any_down'),
+    /** For `percent_up`: the least share of counted members that must be up (1–100). */
+    minUpPercent: z
+      .number()
+      .int('Enter a whole percentage')
+      .min(1, 'At least 1 %')
+      .max(100, 'At most 100 %')
+      .default(100),
+  })
+  .superRefine(timeoutBelowInterval);
+
 /** What a client sends to create or replace a monitor. */
 export const MonitorInput = z.discriminatedUnion(
   'type',
@@ -1198,6 +1231,7 @@ export const MonitorInput = z.discriminatedUnion(
     SmtpMonitorInput,
     ImapMonitorInput,
     Pop3MonitorInput,
+    GroupMonitorInput,
   ],
   { error: 'Choose a monitor type' },
 );
@@ -1496,6 +1530,15 @@ export type ImapMonitor = z.infer<typeof ImapMonitor>;
 export const Pop3Monitor = z.object({ ...mailboxView, type: z.literal('pop3') });
 export type Pop3Monitor = z.infer<typeof Pop3Monitor>;
 
+export const GroupMonitor = z.object({
+  ...monitorCommon,
+  type: z.literal('group'),
+  members: z.array(z.number().int()),
+  rule: GroupRule,
+  minUpPercent: z.number().int(),
+});
+export type GroupMonitor = z.infer<typeof GroupMonitor>;
+
 /** The full monitor: common fields and state plus its type's settings. */
 export const Monitor = z.discriminatedUnion('type', [
   HttpMonitor,
@@ -1518,6 +1561,7 @@ export const Monitor = z.discriminatedUnion('type', [
   SmtpMonitor,
   ImapMonitor,
   Pop3Monitor,
+  GroupMonitor,
 ]);
 export type Monitor = z.infer<typeof Monitor>;
 

@@ -242,6 +242,7 @@ export async function composePagewatch(
     rdap: new RdapClient({
       bootstrap: () => loadBootstrapFile(bootstrapFileFor(config.dataDir)),
     }),
+    groupMembers: (ids) => repos.groupMembers.statuses(ids),
     ...options.checks,
     openSecret: cachedOpener((sealed) => secrets.open(sealed)),
   };

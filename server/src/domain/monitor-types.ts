@@ -9,6 +9,8 @@ interface TypeTraits<T extends MonitorType> {
    * shown as `hasPassword`).
    */
   password?: true;
+  /** Other monitors this one's settings name by id (a group's members): checked on save. */
+  references?(settings: SettingsOf<T>): readonly number[];
 }
 
 /** IPv6 literals are bracketed before a port, as in URLs. */
@@ -60,7 +62,20 @@ const traits: { [T in MonitorType]: TypeTraits<T> } = {
   smtp: { target: (s) => `smtp${s.security === 'tls' ? 's' : ''}://${hostPort(s.host, s.port)}` },
   imap: { target: (s) => `imap${s.security === 'tls' ? 's' : ''}://${hostPort(s.host, s.port)}` },
   pop3: { target: (s) => `pop3${s.security === 'tls' ? 's' : ''}://${hostPort(s.host, s.port)}` },
+  group: {
+    target: (s) => `${s.members.length} member${s.members.length === 1 ? '' : 's'}`,
+    references: (s) => s.members,
+  },
 };
+
+/** Monitor ids a monitor's settings reference (empty for most types). */
+export const referencesOf = (type: MonitorType, settings: unknown): readonly number[] =>
+  (traits[type] as TypeTraits<MonitorType>).references?.(settings as SettingsOf<MonitorType>) ?? [];
+
+/** The types whose settings reference other monitors. */
+export const referencingTypes = (Object.keys(traits) as MonitorType[]).filter(
+  (t) => (traits[t] as TypeTraits<MonitorType>).references !== undefined,
+);
 
 /** Whether monitors of this type keep a write-only password in their secret column. */
 export const hasPassword = (type: MonitorType): boolean =>

@@ -1,3 +1,4 @@
+import { groupMembersRepository } from './group-members.js';
 import type { Database } from '../database.js';
 import { backupRepository } from '../backup/index.js';
 import { accountTokensRepository } from './account-tokens.js';
@@ -44,6 +45,7 @@ export function repositories(database: Database) {
     monitorBulk: monitorBulkRepository(database.db),
     monitorMetrics: monitorMetricsRepository(database.db),
     monitorParents: monitorParentsRepository(database.db),
+    groupMembers: groupMembersRepository(database.db),
     alertGroups: alertGroupsRepository(database.db),
     results: resultsRepository(database.db, database.engine, outbox),
     browserRuns: browserRunsRepository(database.db),

@@ -27,6 +27,7 @@ import { runAmqpCheck } from './amqp/index.js';
 import { runSmtpCheck } from './smtp/index.js';
 import { runImapCheck } from './imap/index.js';
 import { runPop3Check } from './pop3/index.js';
+import { runGroupCheck, type MemberStatusReader } from './group/index.js';
 import {
   runDomainCheck,
   sharedRdapClient,
@@ -43,6 +44,8 @@ export interface EngineOptions {
   openSecret?: SecretOpener;
   /** Cached RDAP lookups of domain monitors and the HTTP option; the process's by default. */
   rdap?: RdapClient;
+  /** Group monitors' members' current statuses (compose reads the monitors table). */
+  groupMembers?: MemberStatusReader;
 }
 
 /** A check that could not start because its stored credential would not open. */
@@ -342,5 +345,8 @@ export const checkTypes: Record<MonitorType, CheckType> = {
         },
         ctx,
       ),
+  },
+  group: {
+    run: (m, ctx, options) => runGroupCheck(settingsOf(m, 'group'), ctx, options.groupMembers),
   },
 };

@@ -6,6 +6,7 @@ import { actorOf, audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { newPushToken } from '../push/token.js';
 import { channelsToLink } from './channels.js';
+import { checkMonitorReferences } from './references.js';
 import { sealCredentials } from './credentials.js';
 import { sealHeaders } from './request-headers.js';
 
@@ -19,6 +20,7 @@ export async function createMonitor(
   input: MonitorInput,
   source: MonitorRecord | null = null,
 ): Promise<MonitorRecord> {
+  await checkMonitorReferences(deps, null, input, input.name);
   const push = input.type === 'push' ? newPushToken() : null;
   const headers = sealHeaders(input, source, deps.secrets);
   const sealed = sealCredentials(headers.input, source, deps.secrets);
@@ -54,6 +56,7 @@ export async function createMonitors(
   inputs: readonly MonitorInput[],
 ): Promise<MonitorRecord[]> {
   if (inputs.length === 0) return [];
+  for (const input of inputs) await checkMonitorReferences(deps, null, input, input.name);
   const repo = deps.repos.notificationChannels;
   const defaults = inputs.some((i) => i.channelIds === undefined) ? await repo.defaultIds() : [];
   const given = [...new Set(inputs.flatMap((i) => i.channelIds ?? []))];

@@ -1,3 +1,4 @@
+import { checkMonitorReferences } from './references.js';
 import type { MonitorInput } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
 import { splitInput, type MonitorRecord } from '../../domain/monitor.js';
@@ -31,6 +32,7 @@ export async function updateMonitor(
 ): Promise<MonitorRecord> {
   const before = known ?? (await deps.repos.monitors.findById(id));
   if (!before) throw notFound('Monitor');
+  await checkMonitorReferences(deps, id, input, input.name);
   const headers = sealHeaders(input, before, deps.secrets);
   const sealed = sealCredentials(headers.input, before, deps.secrets);
   const channelIds = await channelsToLink(deps, input.channelIds, false);

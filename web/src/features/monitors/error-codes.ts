@@ -54,6 +54,8 @@ export const checkErrorLabel: Record<CheckErrorCode, string> = {
   queue_missing: 'Queue missing',
   queue_too_deep: 'Queue too deep',
   capability_missing: 'Capability missing',
+  group_members_down: 'Group: too many members down',
+  group_members_degraded: 'Group: a member is failing',
   connectivity_unknown: 'Unknown: Pagewatch was offline',
 };
 

@@ -262,6 +262,26 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
         </span>
       ),
   },
+  group: {
+    label: 'Group',
+    target: (m) => plural(m.members.length, 'member'),
+    headerTarget: (m) => (
+      <span className="mhead__url">
+        <span className="mhead__method">GROUP</span>
+        <span className="mhead__href">{plural(m.members.length, 'member')}</span>
+      </span>
+    ),
+    settings: (m) => [
+      [
+        'Rule',
+        m.rule === 'any_down'
+          ? 'Down when any member is down'
+          : m.rule === 'all_up'
+            ? 'Up only when all members are up'
+            : `Up while at least ${m.minUpPercent} % of members are up`,
+      ],
+    ],
+  },
   domain: {
     label: 'Domain expiry',
     target: (m) => m.domain,

@@ -28,6 +28,7 @@ import {
   DomainTargetFields,
   HttpDomainExpirySection,
 } from './sections-domain';
+import { GroupMembersFields, GroupRuleSection } from './sections-group';
 import { BrowserAccessSection, BrowserPageSection, BrowserTargetFields } from './sections-browser';
 import { AlertsSection } from './sections-alerts';
 import { PingPacketsSection, PingTargetFields } from './sections-ping';
@@ -71,6 +72,7 @@ const kindSections: {
     sections: [RequestSection, ResponseSection, HttpDomainExpirySection],
   },
   domain: { Target: DomainTargetFields, sections: [DomainRegistrationSection] },
+  group: { Target: GroupMembersFields, sections: [GroupRuleSection] },
   tcp: { Target: TcpTargetFields, sections: [TcpExchangeSection] },
   dns: { Target: DnsTargetFields, sections: [DnsAnswerSection] },
   tls: { Target: TlsTargetFields, sections: [TlsCertificateSection] },

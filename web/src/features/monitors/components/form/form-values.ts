@@ -4,6 +4,7 @@ import {
   type BodyType,
   type DnsMatch,
   type DnsRecordType,
+  type GroupRule,
   type BrowserViewport,
   type BrowserWaitFor,
   type HttpMethod,
@@ -85,6 +86,10 @@ export interface FormValues {
   domainWarnDays: string;
   /** HTTP: also watch the URL's registered domain. */
   httpDomainExpiry: boolean;
+  /** Group monitors: member ids as "1,2,3", the rule and its least share up. */
+  groupMembers: string;
+  groupRule: GroupRule;
+  groupMinUpPercent: string;
   viewport: BrowserViewport;
   waitFor: BrowserWaitFor;
   waitSelector: string;
@@ -214,6 +219,9 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   domain: '',
   domainWarnDays: '30',
   httpDomainExpiry: false,
+  groupMembers: '',
+  groupRule: 'any_down',
+  groupMinUpPercent: '100',
   viewport: 'desktop',
   waitFor: 'load',
   waitSelector: '',
@@ -329,6 +337,7 @@ export type NumberField =
   | 'warnDays'
   | 'graceSeconds'
   | 'domainWarnDays'
+  | 'groupMinUpPercent'
   | 'lcpThresholdMs'
   | 'count'
   | 'packetIntervalMs'

@@ -217,6 +217,22 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       'maxBodyBytes',
     ],
   },
+  group: {
+    label: 'Group',
+    values: (m) => ({
+      groupMembers: m.members.join(','),
+      groupRule: m.rule,
+      groupMinUpPercent: String(m.minUpPercent),
+    }),
+    draft: (v, num) => ({
+      settings: {
+        members: v.groupMembers.split(',').filter(Boolean).map(Number),
+        rule: v.groupRule,
+        minUpPercent: num('groupMinUpPercent'),
+      },
+    }),
+    fields: ['members', 'rule', 'minUpPercent'],
+  },
   domain: {
     label: 'Domain expiry',
     values: (m) => ({ domain: m.domain, domainWarnDays: String(m.warnDays) }),
