@@ -61,7 +61,12 @@ describe('reminder back-off (issue 18 item 9)', () => {
       certExpiresAt: null,
       maintenance: false,
     };
-    let s = { ...initialAlertState, announced: 'down' as const, announcedAtCheck: 1, reminders: 3 };
+    let s: AlertState = {
+      ...initialAlertState,
+      announced: 'down',
+      announcedAtCheck: 1,
+      reminders: 3,
+    };
     s = decideAlerts({
       rules,
       state: s,
