@@ -61,7 +61,7 @@ describe('monitor dependencies in the UI', () => {
       payload: { type: 'http', name, url: `${target.url}/ok`, interval: 3600, retries: 0 },
     });
     expect(res.statusCode).toBe(201);
-    return (res.json() as { id: number }).id;
+    return res.json<{ id: number }>().id;
   }
   const statusOf = async (id: number) =>
     (await app.inject(`/api/v1/monitors/${id}`)).json().status as string;

@@ -990,7 +990,7 @@ export const GrpcMonitorInput = z
       .trim()
       .max(200, 'Service names are limited to 200 characters')
       .refine(
-        (v) => /^[A-Za-z0-9_.\/-]*$/.test(v),
+        (v) => /^[A-Za-z0-9_./-]*$/.test(v),
         'Service names are letters, digits and . _ / - only, e.g. my.package.Orders',
       )
       .default(''),
