@@ -25,7 +25,7 @@ export function GroupMembersFields({ v, set, errorFor }: SectionProps) {
 const ruleOptions: { value: GroupRule; label: string }[] = [
   { value: 'any_down', label: 'Down when any member is down' },
   { value: 'all_up', label: 'Up only when all members are up' },
-  { value: 'percent_up', label: 'Up while at least a share of members is up' },
+  { value: 'percent_up', label: 'At least a share of members up' },
 ];
 
 export function GroupRuleSection({ v, set, errorFor, text }: SectionProps) {
