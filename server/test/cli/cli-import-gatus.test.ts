@@ -133,7 +133,9 @@ describe('npx pagewatch import gatus', () => {
     );
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
-    expect(run.out).toContain('skipped   endpoint "network/icmp-gateway"');
+    expect(run.out).toContain(
+      'to create endpoint "network/icmp-gateway" "icmp-gateway" → gatus-network-icmp-gateway',
+    );
     expect(run.out).toContain('to create external-endpoint "jobs/nightly-backup"');
   });
 
