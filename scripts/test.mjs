@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { ensureChromium } from './chromium.mjs';
+import { ensurePing } from './ping.mjs';
 import { ensurePromtool } from './promtool.mjs';
 import { summarize } from './report.mjs';
 
@@ -16,6 +17,9 @@ console.log(`using ${chromium}`);
 step('promtool for the /metrics test');
 const promtool = ensurePromtool();
 console.log(`using ${promtool}`);
+
+step('ping for the ping check tests');
+console.log(`using ${ensurePing() ?? 'none'}`);
 
 step('Building the web app the browser tests load');
 if (run('npm', ['run', 'build', '--silent', '-w', 'web']) !== 0) process.exit(1);
