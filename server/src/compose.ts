@@ -242,7 +242,11 @@ export async function composePagewatch(
     rdap: new RdapClient({
       bootstrap: () => loadBootstrapFile(bootstrapFileFor(config.dataDir)),
     }),
-    groupMembers: (ids) => repos.groupMembers.statuses(ids),
+    // Maintenance is an overlay, not a stored status: a member a window covers is left out.
+    groupMembers: async (ids) =>
+      (await repos.groupMembers.statuses(ids)).map((m) =>
+        maintenance.inMaintenance(m.id, clock.now()) ? { ...m, status: 'maintenance' } : m,
+      ),
     ...options.checks,
     openSecret: cachedOpener((sealed) => secrets.open(sealed)),
   };

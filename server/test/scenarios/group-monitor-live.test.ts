@@ -1,4 +1,4 @@
-import { Monitor } from '@pagewatch/contract';
+import { HeldMonitors, Monitor } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startAlertReceiver,
@@ -102,7 +102,7 @@ describe.each(engines)('group monitors on %s', (engine) => {
       members: [a, 999_999],
     });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors[0]).toMatchObject({
+    expect((unknown.body as { errors: unknown[] }).errors[0]).toMatchObject({
       path: 'members',
       message: 'No monitor has id 999999',
     });
@@ -160,9 +160,21 @@ describe.each(engines)('group monitors on %s', (engine) => {
     });
     await receiver.waitFor(got('monitor.down', anyDown));
 
+    // A group is a parent like any monitor (ADR 41): a child behind it is held, not announced.
+    const child = await member('Checkout page', api);
+    await expect.poll(() => statusOf(child), { timeout: 10_000 }).toBe('up');
+    const linked = await put(t, `/api/v1/monitors/${child}/parents`, { parentIds: [anyDown] });
+    expect(linked.status).toBe(200);
+
     api.setMode('down');
     await checkUntil(p, 'down');
     await checkUntil(half, 'down');
+    await checkUntil(child, 'down');
+    const held = HeldMonitors.parse((await t.inject('/api/v1/monitors/held')).json());
+    expect(held.items).toContainEqual({
+      monitorId: child,
+      parent: { id: anyDown, name: 'Shop (any down)' },
+    });
 
     // A paused member is left out: with API paused, the share is of Web alone.
     web.setMode('normal');
