@@ -66,6 +66,7 @@ describe('a group monitor from the form', () => {
     await page.waitForURL(/\/monitors\/\d+$/);
     await page.getByRole('heading', { name: 'Checkout' }).waitFor();
     await page.getByText('Up while at least 50 % of members are up').waitFor();
+    await page.getByRole('link', { name: 'Checkout API' }).waitFor();
     await page.screenshot({ path: screenshotPath('monitor-group-page'), fullPage: true });
     await page.goto(`${app.url}/`);
     const row = page.getByTestId('monitor-row').filter({ hasText: '2 members' });

@@ -4,6 +4,7 @@ import { Icon } from '../../../components/ui/Icon';
 import { RelativeTime } from '../../../components/ui/RelativeTime';
 import { formatSeconds, plural } from '../../../lib/format';
 import { PushUrlPanel } from '../components/PushUrlPanel';
+import { GroupMemberNames } from '../components/GroupMemberNames';
 import { assertionText } from './assertion-text';
 
 // Screenshot, vitals, waterfall and chart: fetched only when a browser monitor's page opens.
@@ -272,6 +273,7 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
       </span>
     ),
     settings: (m) => [
+      ['Members', <GroupMemberNames ids={m.members} />],
       [
         'Rule',
         m.rule === 'any_down'
