@@ -1,8 +1,8 @@
-import type { ChannelEntry, MonitorEntry } from '@pagewatch/contract';
+import type { ChannelEntry } from '@pagewatch/contract';
 import type { ChannelRecord } from '../../db/repositories/notification-channels.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
 import type { SecretBox } from '../../lib/crypto.js';
-import { channelEntryOf, monitorEntryOf } from '../../config-as-code/from-resources.js';
+import { channelEntryOf } from '../../config-as-code/from-resources.js';
 import { getAt, setAt } from '../../config-as-code/paths.js';
 import { secretSlots } from '../../config-as-code/secrets.js';
 import { openSecrets, secretNames } from '../notification-channels/secrets.js';
@@ -69,12 +69,14 @@ export function monitorSecrets(m: MonitorRecord, box: SecretBox) {
  * The desired entry as the stored one would read: secrets it leaves out keep the stored ones,
  * channels left out keep the links, and the order of key lists does not count.
  */
-function sameEntry(
+export function sameEntry(
   kind: 'monitors' | 'channels',
   desired: Record<string, unknown>,
-  stored: Record<string, unknown>,
+  given: Record<string, unknown>,
 ): boolean {
   const want = structuredClone(desired);
+  // The stored entry may be shared (the state's live entries): changed on a copy only.
+  const stored = structuredClone(given);
   for (const slot of secretSlots(kind, want)) {
     const value = getAt(want, slot.path);
     if (value === undefined || value === '') setAt(want, slot.path, getAt(stored, slot.path));
@@ -87,19 +89,6 @@ function sameEntry(
       want.channels === undefined ? stored.channels : [...(want.channels as string[])].sort();
   }
   return canonical(want) === canonical(stored);
-}
-
-export function sameMonitor(
-  m: MonitorRecord,
-  desired: MonitorEntry,
-  channelKeys: readonly string[],
-  box: SecretBox,
-): boolean {
-  const { headers, credential } = monitorSecrets(m, box);
-  const stored = monitorEntryOf(m, desired.key, channelKeys, (slot) =>
-    slot.secretIndex === undefined ? credential : headers[slot.secretIndex],
-  );
-  return sameEntry('monitors', desired, stored);
 }
 
 export function sameChannel(c: ChannelRecord, desired: ChannelEntry, box: SecretBox): boolean {

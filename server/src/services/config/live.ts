@@ -40,8 +40,23 @@ function entryOr(h: Held<unknown>, make: () => unknown): Record<string, unknown>
   }
 }
 
+/**
+ * The entries of a state, made once: a plan's token, its drift and its comparisons all read
+ * them, and making one is a schema parse and opened secrets per resource. Entries are shared:
+ * never changed by a reader.
+ */
+const made = new WeakMap<ConfigState, { box: SecretBox; live: Record<ConfigKind, LiveEntry[]> }>();
+
 /** Every stored resource of every kind as an entry; resources without a key get `#id`. */
 export function liveEntries(state: ConfigState, box: SecretBox): Record<ConfigKind, LiveEntry[]> {
+  const kept = made.get(state);
+  if (kept?.box === box) return kept.live;
+  const live = makeLiveEntries(state, box);
+  made.set(state, { box, live });
+  return live;
+}
+
+function makeLiveEntries(state: ConfigState, box: SecretBox): Record<ConfigKind, LiveEntry[]> {
   const channelKeys = keyMap(state.channels);
   const monitorKeys = keyMap(state.monitors);
   const live = <R>(held: readonly Held<R>[], make: (h: Held<R>, key: string) => unknown) =>

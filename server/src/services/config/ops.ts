@@ -37,7 +37,8 @@ import { removeStatusPage } from '../status-pages/remove.js';
 import { removeLogo } from '../status-pages/remove-logo.js';
 import { uploadLogo } from '../status-pages/upload-logo.js';
 import { updateStatusPage } from '../status-pages/update.js';
-import { canonical, sameChannel, sameMonitor } from './compare.js';
+import { canonical, sameChannel, sameEntry } from './compare.js';
+import { liveEntries } from './live.js';
 import { keysById, type ConfigState, type Held } from './state.js';
 
 /** A failure of one entry of a batch, with where that entry is in the document. */
@@ -142,6 +143,11 @@ export function kindOps(
   const channelKeys = keysById(state.channels);
   const monitorKeys = keysById(state.monitors);
   const monitorsById = new Map(state.monitors.map((h) => [h.id, h.resource]));
+  let monitorEntries: Map<number, Record<string, unknown>> | null = null;
+  const liveMonitors = () =>
+    (monitorEntries ??= new Map(
+      liveEntries(state, tx.secrets).monitors.map((e) => [e.id, e.entry] as const),
+    ));
   return {
     channels: {
       same: (h, entry) => sameChannel(h.resource, entry, tx.secrets),
@@ -152,9 +158,10 @@ export function kindOps(
       remove: (id) => removeChannel(tx, ctx, id),
     },
     monitors: {
+      // Compared with the state's live entry, made once for the token, drift and this.
       same: (h, entry) => {
-        const linked = (state.links.get(h.id) ?? []).map((id) => channelKeys.get(id) ?? `#${id}`);
-        return sameMonitor(h.resource, entry, linked, tx.secrets);
+        const stored = liveMonitors().get(h.id);
+        return stored !== undefined && sameEntry('monitors', entry, stored);
       },
       create: async (entry) =>
         (await createMonitor(tx, ctx, parsed(MonitorInput, monitorInput(entry, ids)))).id,
