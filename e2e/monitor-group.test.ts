@@ -68,6 +68,18 @@ describe('a group monitor from the form', () => {
     await page.getByText('Up while at least 50 % of members are up').waitFor();
     await page.getByRole('link', { name: 'Checkout API' }).waitFor();
     await page.screenshot({ path: screenshotPath('monitor-group-page'), fullPage: true });
+    // Editing it, neither its members nor its parents offer the group itself.
+    const groupId = /\/monitors\/(\d+)$/.exec(page.url())![1];
+    await page.goto(`${app.url}/monitors/${groupId}/edit`);
+    const pickers = page.locator('.mw-picker');
+    await pickers
+      .first()
+      .getByRole('checkbox', { name: /Checkout API/ })
+      .waitFor();
+    for (const picker of [pickers.first(), pickers.last()]) {
+      const self = picker.getByRole('checkbox', { name: /^Checkout 2 members/ });
+      expect(await self.count()).toBe(0);
+    }
     await page.goto(`${app.url}/`);
     const row = page.getByTestId('monitor-row').filter({ hasText: '2 members' });
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('up');

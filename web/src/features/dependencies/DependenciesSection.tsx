@@ -9,7 +9,14 @@ import type { DependencyDraft } from './useDependencyDraft';
  * The monitor form's Dependencies: parents whose outage holds this monitor's alerts (ADR 41)
  * and how its alerts are grouped into one message (ADR 42).
  */
-export function DependenciesSection({ draft }: { draft: DependencyDraft }) {
+export function DependenciesSection({
+  draft,
+  monitorId,
+}: {
+  draft: DependencyDraft;
+  /** The monitor being edited, left out of its own parents; null while creating. */
+  monitorId: number | null;
+}) {
   return (
     <fieldset className="form__section" id="dependencies" data-testid="dependencies-section">
       <legend className="form__legend">Dependencies</legend>
@@ -25,6 +32,7 @@ export function DependenciesSection({ draft }: { draft: DependencyDraft }) {
             control={control}
             value={draft.parents}
             onChange={(value) => draft.setParents(value)}
+            exclude={monitorId}
           />
         )}
       </Field>

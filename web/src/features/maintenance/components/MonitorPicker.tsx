@@ -3,15 +3,21 @@ import { useEffect, useMemo, useState } from 'react';
 import { monitorNamesQuery } from '../../monitors/api/queries';
 import type { ControlProps } from '../../../components/ui/Field';
 
-/** Checkboxes over every monitor, with a filter for long lists; `value` is "1,2,3". */
+/**
+ * Checkboxes over every monitor, with a filter for long lists; `value` is "1,2,3". `exclude`
+ * leaves one monitor out of the list (a monitor's own form: it cannot be its own parent or
+ * member).
+ */
 export function MonitorPicker({
   control,
   value,
   onChange,
+  exclude = null,
 }: {
   control: ControlProps;
   value: string;
   onChange: (value: string) => void;
+  exclude?: number | null;
 }) {
   const { data, isPending } = useQuery(monitorNamesQuery());
   const [filter, setFilter] = useState('');
@@ -24,8 +30,10 @@ export function MonitorPicker({
       onChange([...chosen].filter((id) => known.has(id)).join(','));
     }
   }, [data, chosen, onChange]);
-  const items = (data?.items ?? []).filter((m) =>
-    `${m.name} ${m.target}`.toLowerCase().includes(filter.trim().toLowerCase()),
+  const items = (data?.items ?? []).filter(
+    (m) =>
+      m.id !== exclude &&
+      `${m.name} ${m.target}`.toLowerCase().includes(filter.trim().toLowerCase()),
   );
   const toggle = (id: number, on: boolean) => {
     const next = new Set(chosen);

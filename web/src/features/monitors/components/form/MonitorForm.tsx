@@ -143,6 +143,7 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
       : null;
   const section: SectionProps = {
     v,
+    monitorId: mode === 'edit' ? Number(params.id) : null,
     set,
     errorFor,
     text: (key: TextKey) => ({
@@ -193,7 +194,10 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
 
       <AlertsSection {...section} />
 
-      <DependenciesSection draft={dependencies} />
+      <DependenciesSection
+        draft={dependencies}
+        monitorId={mode === 'edit' ? Number(params.id) : null}
+      />
 
       <DetailsSection {...section} />
 

@@ -8,6 +8,8 @@ export type TextKey = {
 /** What every form section needs: the values, a setter, the error to show per field. */
 export interface SectionProps {
   v: FormValues;
+  /** The monitor being edited; null while creating one. */
+  monitorId: number | null;
   set: <K extends keyof FormValues>(key: K, value: FormValues[K], fieldKey?: string) => void;
   errorFor: (key: string) => string | undefined;
   /** value + onChange for a text input bound to `key`. */

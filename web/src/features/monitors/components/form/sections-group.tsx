@@ -8,7 +8,7 @@ import { SelectField, TextInputField } from './controls';
 import type { SectionProps } from './section-props';
 
 /** A group monitor's "target": the monitors it is made of (ADR 47). */
-export function GroupMembersFields({ v, set, errorFor }: SectionProps) {
+export function GroupMembersFields({ v, monitorId, set, errorFor }: SectionProps) {
   const onChange = useCallback((value: string) => set('groupMembers', value, 'members'), [set]);
   return (
     <Field
@@ -17,7 +17,14 @@ export function GroupMembersFields({ v, set, errorFor }: SectionProps) {
       hint="The monitors whose statuses make this group’s; paused ones and those in maintenance are left out. At most 100."
       error={errorFor('members')}
     >
-      {(control) => <MonitorPicker control={control} value={v.groupMembers} onChange={onChange} />}
+      {(control) => (
+        <MonitorPicker
+          control={control}
+          value={v.groupMembers}
+          onChange={onChange}
+          exclude={monitorId}
+        />
+      )}
     </Field>
   );
 }

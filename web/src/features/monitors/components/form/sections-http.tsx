@@ -137,7 +137,8 @@ export function HttpTargetFields({ v, set, errorFor, text }: SectionProps) {
   );
 }
 
-export function RequestSection({ v, set, errorFor, text }: SectionProps) {
+export function RequestSection(props: SectionProps) {
+  const { v, set, errorFor, text } = props;
   return (
     <fieldset className="form__section">
       <legend className="form__legend">Request</legend>
@@ -146,8 +147,8 @@ export function RequestSection({ v, set, errorFor, text }: SectionProps) {
         errorFor={errorFor}
         onChange={(rows, key) => set('headers', rows, key)}
       />
-      <BodyFields v={v} set={set} errorFor={errorFor} text={text} />
-      <AuthFields v={v} set={set} errorFor={errorFor} text={text} />
+      <BodyFields {...props} />
+      <AuthFields {...props} />
       <div className="form__grid">
         <CheckboxField
           name="followRedirects"
