@@ -18,6 +18,8 @@ import {
   SmtpMonitorInput,
   ImapMonitorInput,
   Pop3MonitorInput,
+  GroupMonitorInput,
+  groupLimits,
   MysqlMonitorInput,
   PostgresMonitorInput,
   RedisMonitorInput,
@@ -122,6 +124,19 @@ export const SmtpMonitorEntry = monitorEntry(SmtpMonitorInput);
 export const ImapMonitorEntry = monitorEntry(ImapMonitorInput);
 export const Pop3MonitorEntry = monitorEntry(Pop3MonitorInput);
 
+const { members: _members, ...groupShape } = GroupMonitorInput.shape;
+/** A group names its members by monitor key, like every reference in the document. */
+export const GroupMonitorEntry = monitorEntry(
+  z.strictObject({
+    ...groupShape,
+    members: z
+      .array(ConfigKey)
+      .min(1, 'Choose at least one member')
+      .max(groupLimits.membersMax, `A group has at most ${groupLimits.membersMax} members`)
+      .refine((keys) => new Set(keys).size === keys.length, 'A monitor is a member only once'),
+  }),
+);
+
 /** A monitor in the document; secret headers and credentials take `${env:NAME}` values. */
 export const MonitorEntry = z.discriminatedUnion(
   'type',
@@ -146,6 +161,7 @@ export const MonitorEntry = z.discriminatedUnion(
     SmtpMonitorEntry,
     ImapMonitorEntry,
     Pop3MonitorEntry,
+    GroupMonitorEntry,
   ],
   { error: `Choose a monitor type: ${MonitorType.options.join(', ')}` },
 );

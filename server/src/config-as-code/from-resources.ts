@@ -1,3 +1,4 @@
+import { referenceFieldOf, referencesOf } from '../domain/monitor-types.js';
 import {
   ChannelEntry,
   configDocumentVersion,
@@ -34,6 +35,8 @@ export function monitorEntryOf(
   key: string,
   channelKeys: readonly string[],
   secretValue?: SecretValue,
+  /** Keys of the monitors this one's settings name (a group's members); unknown ids drop. */
+  monitorKeys?: ReadonlyMap<number, string>,
 ): MonitorEntry {
   const entry: Record<string, unknown> = {
     key,
@@ -56,6 +59,13 @@ export function monitorEntryOf(
   const stored = (slot: SecretSlot) =>
     slot.path[0] === 'headers' ? m.headerSecrets != null : m.secret != null || !!legacy;
   fillSecrets('monitors', entry, secretValue ?? asReference(stored));
+  const field = referenceFieldOf(m.type);
+  if (field) {
+    entry[field] = referencesOf(m.type, m.settings).flatMap((id) => {
+      const ref = monitorKeys?.get(id);
+      return ref === undefined ? [] : [ref];
+    });
+  }
   return MonitorEntry.parse(entry);
 }
 

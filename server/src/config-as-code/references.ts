@@ -1,5 +1,7 @@
 import { configKinds, type ConfigDocument } from '@pagewatch/contract';
+import { referenceFieldOf } from '../domain/monitor-types.js';
 import type { ConfigProblem, DocPath } from './paths.js';
+import { monitorKeysNamed } from './to-inputs.js';
 
 const error = (path: DocPath, message: string): ConfigProblem => ({
   path,
@@ -46,13 +48,16 @@ function unknownReferences(document: ConfigDocument): ConfigProblem[] {
   const monitorRef = (path: DocPath, key: string) => {
     if (!monitors.has(key)) problems.push(error(path, `No monitor has the key "${key}"`));
   };
-  document.monitors.forEach((m, i) =>
+  document.monitors.forEach((m, i) => {
     (m.channels ?? []).forEach((key, ci) => {
       if (!channels.has(key)) {
         problems.push(error(['monitors', i, 'channels', ci], `No channel has the key "${key}"`));
       }
-    }),
-  );
+    });
+    const field = referenceFieldOf(m.type);
+    if (field)
+      monitorKeysNamed(m).forEach((key, ki) => monitorRef(['monitors', i, field, ki], key));
+  });
   document.statusPages.forEach((page, i) => {
     page.sections.forEach((s, si) =>
       s.components.forEach((c, ci) =>

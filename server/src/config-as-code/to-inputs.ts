@@ -8,6 +8,7 @@ import type {
   StatusPageEntry,
   StatusPageInput,
 } from '@pagewatch/contract';
+import { referenceFieldOf } from '../domain/monitor-types.js';
 
 /** Ids of the resources the document's keys name, filled in as they are written. */
 export interface KeyIds {
@@ -25,10 +26,23 @@ const idOf = (ids: Map<string, number>, key: string): number => {
 /** A monitor's input: its channel keys become ids (left out: defaults on create, kept on update). */
 export function monitorInput(entry: MonitorEntry, ids: KeyIds): MonitorInput {
   const { key: _key, channels, ...rest } = entry;
+  // Monitors the entry names by key (a group's members) are ids in the input.
+  const field = referenceFieldOf(entry.type);
+  const refs = field ? (rest as Record<string, unknown>)[field] : undefined;
   return {
     ...rest,
+    ...(field && Array.isArray(refs)
+      ? { [field]: (refs as string[]).map((k) => idOf(ids.monitors, k)) }
+      : {}),
     ...(channels === undefined ? {} : { channelIds: channels.map((k) => idOf(ids.channels, k)) }),
-  };
+  } as MonitorInput;
+}
+
+/** Keys of the monitors an entry names (a group's members): they must exist before it. */
+export function monitorKeysNamed(entry: MonitorEntry): string[] {
+  const field = referenceFieldOf(entry.type);
+  const refs = field ? (entry as Record<string, unknown>)[field] : undefined;
+  return Array.isArray(refs) ? (refs as string[]) : [];
 }
 
 /** A channel's input (create or update: secrets left out keep the stored ones on update). */

@@ -11,6 +11,11 @@ interface TypeTraits<T extends MonitorType> {
   password?: true;
   /** Other monitors this one's settings name by id (a group's members): checked on save. */
   references?(settings: SettingsOf<T>): readonly number[];
+  /**
+   * The settings field holding those ids, which configuration documents write as monitor
+   * keys (ADR 28: entries name each other by key).
+   */
+  referenceField?: string;
 }
 
 /** IPv6 literals are bracketed before a port, as in URLs. */
@@ -65,8 +70,13 @@ const traits: { [T in MonitorType]: TypeTraits<T> } = {
   group: {
     target: (s) => `${s.members.length} member${s.members.length === 1 ? '' : 's'}`,
     references: (s) => s.members,
+    referenceField: 'members',
   },
 };
+
+/** The settings field a type names other monitors in, if any. */
+export const referenceFieldOf = (type: MonitorType): string | undefined =>
+  (traits[type] as TypeTraits<MonitorType> | undefined)?.referenceField;
 
 /** Monitor ids a monitor's settings reference (empty for most types). */
 export const referencesOf = (type: MonitorType, settings: unknown): readonly number[] =>

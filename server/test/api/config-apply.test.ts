@@ -257,6 +257,57 @@ describe.each(engines)('configuration as code on %s', (engine) => {
     }
   });
 
+  it('takes a group naming its members by key, listed before them, and exports it back', async () => {
+    const fresh = await startTestApp({ engine });
+    try {
+      const document = {
+        version: 1,
+        monitors: [
+          // Before its members, and naming another new group: created once they exist.
+          { key: 'shop', type: 'group', name: 'Shop', members: ['web', 'backend'], rule: 'all_up' },
+          { key: 'backend', type: 'group', name: 'Backend', members: ['api', 'db'] },
+          { key: 'web', type: 'http', name: 'Web', url: 'https://www.example.com/' },
+          { key: 'api', type: 'http', name: 'API', url: 'https://api.example.com/' },
+          { key: 'db', type: 'tcp', name: 'DB', host: 'db.example.com', port: 5432 },
+        ],
+      };
+      const res = await apply(fresh, document, { env: {} });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<{ monitors: { created: string[] } }>().monitors.created).toHaveLength(5);
+      const exported = JSON.parse(await exportText(fresh)) as {
+        monitors: { key: string; members?: string[]; rule?: string }[];
+      };
+      const shop = exported.monitors.find((m) => m.key === 'shop');
+      expect(shop).toMatchObject({ members: ['web', 'backend'], rule: 'all_up' });
+      const again = await apply(fresh, exported, { env: {} });
+      expect(again.json<{ monitors: { unchanged: string[] } }>().monitors.unchanged).toHaveLength(
+        5,
+      );
+
+      const unknown = await apply(fresh, {
+        version: 1,
+        monitors: [{ key: 'lonely', type: 'group', name: 'Lonely', members: ['nobody'] }],
+      });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json()).toMatchObject({
+        errors: [
+          { path: 'document.monitors.0.members.0', message: 'No monitor has the key "nobody"' },
+        ],
+      });
+      const circle = await apply(fresh, {
+        version: 1,
+        monitors: [
+          { key: 'a', type: 'group', name: 'A', members: ['b'] },
+          { key: 'b', type: 'group', name: 'B', members: ['a'] },
+        ],
+      });
+      expect(circle.statusCode).toBe(400);
+      expect(circle.json()).toMatchObject({ errors: [{ path: 'document.monitors.0.members' }] });
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it('is an admin’s: viewers and editors are refused, the schema is public', async () => {
     for (const role of ['viewer', 'editor'] as const) {
       const who = await t.identity(role, `${role}-${engine}@example.com`);

@@ -109,17 +109,54 @@ async function writeKind<E extends { key: string }, R>(
   ops: KindOps<E, R>,
 ): Promise<void> {
   const byKey = new Map(held.flatMap((h) => (h.key === null ? [] : [[h.key, h] as const])));
+  // Every known key's id first: an entry may name another of its kind (a group its members)
+  // written later in the document.
+  for (const entry of entries) {
+    const h = byKey.get(entry.key);
+    if (h) run.ids[kind].set(entry.key, h.id);
+  }
+  // Entries naming new ones of their kind wait until those exist: in waves, each writing the
+  // entries whose every named key has an id.
+  let waiting = entries.map((entry, i) => ({ entry, at: [kind, i] as DocPath }));
+  while (waiting.length > 0) {
+    const known = (item: { entry: E }) =>
+      (ops.names?.(item.entry) ?? []).every((k) => run.ids[kind].has(k));
+    const ready = waiting.filter(known);
+    if (ready.length === 0) {
+      const first = waiting[0]!;
+      throw atEntry(
+        validationFailed([
+          {
+            path: 'members',
+            message: 'These monitors name each other in a circle: none can be created first',
+            code: 'reference_cycle',
+          },
+        ]),
+        first.at,
+        run,
+      );
+    }
+    await writeEntries(run, kind, ready, byKey, ops);
+    waiting = waiting.filter((item) => !ready.includes(item));
+  }
+}
+
+async function writeEntries<E extends { key: string }, R>(
+  run: Run,
+  kind: ConfigKind,
+  items: readonly { entry: E; at: DocPath }[],
+  byKey: ReadonlyMap<string, Held<R>>,
+  ops: KindOps<E, R>,
+): Promise<void> {
   const report = run.report[kind];
   const created: { id: number; key: string }[] = [];
   // New entries of a kind that creates in batches wait for one createMany after the loop.
   const fresh: { entry: E; at: DocPath }[] = [];
-  for (const [i, entry] of entries.entries()) {
-    const at: DocPath = [kind, i];
+  for (const { entry, at } of items) {
     const h = byKey.get(entry.key);
     if (!h) refuseMissingSecrets(run, at);
     try {
       if (h) {
-        run.ids[kind].set(entry.key, h.id);
         if (run.mode === 'create-only') report.skipped.push(entry.key);
         else if (ops.same(h, entry)) report.unchanged.push(entry.key);
         else {

@@ -59,6 +59,8 @@ export function documentFromState(state: ConfigState, box: SecretBox): ConfigDoc
         h.resource,
         keyOf(h),
         (state.links.get(h.id) ?? []).map((id) => channelKeys.get(id) ?? String(id)),
+        undefined,
+        monitorKeys,
       ),
     ),
     statusPages: state.statusPages.map((h) =>

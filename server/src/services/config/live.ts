@@ -78,8 +78,12 @@ function makeLiveEntries(state: ConfigState, box: SecretBox): Record<ConfigKind,
     monitors: live(state.monitors, (h, key) => {
       const { headers, credential } = monitorSecrets(h.resource, box);
       const linked = (state.links.get(h.id) ?? []).map((id) => channelKeys.get(id) ?? `#${id}`);
-      return monitorEntryOf(h.resource, key, linked, (slot) =>
-        slot.secretIndex === undefined ? credential : headers[slot.secretIndex],
+      return monitorEntryOf(
+        h.resource,
+        key,
+        linked,
+        (slot) => (slot.secretIndex === undefined ? credential : headers[slot.secretIndex]),
+        monitorKeys,
       );
     }),
     statusPages: live(state.statusPages, (h, key) =>

@@ -20,6 +20,7 @@ import {
   channelInput,
   maintenanceInput,
   monitorInput,
+  monitorKeysNamed,
   statusPageInput,
   type KeyIds,
 } from '../../config-as-code/to-inputs.js';
@@ -60,6 +61,8 @@ export interface KindOps<E, R> {
    * EntryFailure. Kinds with thousands of entries (monitors) have it.
    */
   createMany?(entries: readonly { entry: E; at: DocPath }[]): Promise<number[]>;
+  /** Keys of other entries of its kind this entry names (a group's members). */
+  names?(entry: E): readonly string[];
   update(id: number, entry: E): Promise<void>;
   remove(id: number): Promise<void>;
 }
@@ -165,6 +168,7 @@ export function kindOps(
       },
       create: async (entry) =>
         (await createMonitor(tx, ctx, parsed(MonitorInput, monitorInput(entry, ids)))).id,
+      names: (entry) => monitorKeysNamed(entry),
       createMany: async (fresh) => {
         const inputs = fresh.map(({ entry, at }) => {
           try {
