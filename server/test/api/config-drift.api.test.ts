@@ -33,15 +33,22 @@ describe.each(engines)('drift of managed resources without a plan on %s', (engin
     expect(await drift()).toEqual([]);
   });
 
-  it('lists what was changed outside the files, as plan does, to a viewer too', async () => {
+  it('lists what was changed outside the files, as plan does, to an admin only', async () => {
     const managed = (await t.inject('/api/v1/config/managed')).json<{
       monitors: { id: number; key: string }[];
     }>().monitors;
     const api = managed.find((m) => m.key === 'api')!;
     const paused = await t.inject({ method: 'POST', url: `/api/v1/monitors/${api.id}/pause` });
     expect(paused.statusCode, paused.body).toBe(200);
-    const viewer = await t.identity('viewer');
-    const seen = await drift(viewer.headers);
+    for (const role of ['viewer', 'editor'] as const) {
+      const refused = await t.inject({
+        url: '/api/v1/config/drift',
+        headers: (await t.identity(role)).headers,
+      });
+      expect(refused.statusCode).toBe(403);
+    }
+    const admin = await t.identity('admin');
+    const seen = await drift(admin.headers);
     expect(seen).toEqual([
       { kind: 'monitors', key: 'api', changes: [{ path: 'paused', before: false, after: true }] },
     ]);

@@ -25,6 +25,8 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
   let windowId = 0;
   let statusPageId = 0;
   let channelId = 0;
+  let policyId = 0;
+  let scheduleId = 0;
   let monitorId: number;
   let browserMonitorId: number;
 
@@ -204,6 +206,35 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     expect(channelSealed.secrets).toMatch(/^v1\./);
     secrets.set('sealed channel secrets', channelSealed.secrets!);
 
+    // An escalation policy and an on-call schedule, so their routes are read too (ADR 39).
+    const policy = await t.inject({
+      method: 'POST',
+      url: '/api/v1/escalation-policies',
+      payload: {
+        name: 'Phones first',
+        steps: [{ waitMinutes: 0, targets: [{ kind: 'channel', channelId }] }],
+      },
+    });
+    expect(policy.statusCode, policy.body).toBe(201);
+    policyId = policy.json<{ id: number }>().id;
+    const schedule = await t.inject({
+      method: 'POST',
+      url: '/api/v1/oncall-schedules',
+      payload: {
+        name: 'Web team',
+        timeZone: 'UTC',
+        layers: [
+          {
+            name: 'Weekly',
+            members: [t.owner.userId],
+            startDate: '2026-11-23',
+          },
+        ],
+      },
+    });
+    expect(schedule.statusCode, schedule.body).toBe(201);
+    scheduleId = schedule.json<{ id: number }>().id;
+
     // What the database holds instead of the secrets: hashes and sealed values.
     const users = await t.database.db
       .selectFrom('users')
@@ -316,6 +347,11 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         .replace(':subscriberId', '1')
         .replace('/status/:slug', '/status/acme')
         .replace('/notification-channels/:id', `/notification-channels/${channelId}`)
+        .replace('/escalation-policies/:id', `/escalation-policies/${policyId}`)
+        .replace('/oncall-schedules/:id', `/oncall-schedules/${scheduleId}`)
+        // Calendar feeds with a wrong token: their 404s are scanned too.
+        .replace('/ical/schedules/:id', `/ical/schedules/${scheduleId}`)
+        .replace('/ical/users/:id', `/ical/users/${t.owner.userId}`)
         // An unknown push token: its 404 is scanned too.
         .replace(':token', 'A'.repeat(32))
         .replace(':signal', 'start')

@@ -6,6 +6,7 @@ import type {
 } from '@pagewatch/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { useCan } from '../auth/api/session';
 
 const managedKey = ['config', 'managed'] as const;
 
@@ -32,9 +33,13 @@ export const configDriftQuery = () =>
     staleTime: 30_000,
   });
 
-/** The drift of one managed resource, or null when it is as the last apply left it. */
+/**
+ * The drift of one managed resource, or null when it is as the last apply left it. Admins
+ * only (as plans are): for others it is always null.
+ */
 export function useDrift(kind: ConfigKind, key: string | null): ConfigDriftEntry | null {
-  const { data } = useQuery({ ...configDriftQuery(), enabled: key !== null });
+  const isAdmin = useCan('admin');
+  const { data } = useQuery({ ...configDriftQuery(), enabled: key !== null && isAdmin });
   return data?.drift.find((d) => d.kind === kind && d.key === key) ?? null;
 }
 

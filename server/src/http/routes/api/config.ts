@@ -111,7 +111,8 @@ export function configRoutes(app: FastifyInstance, api: ApiRegistry, deps: Servi
   api.add(app, {
     method: 'GET',
     url: '/api/v1/config/drift',
-    access: 'viewer',
+    // Before/after values of channels' settings too: as much an admin's as a plan is.
+    access: 'admin',
     tag,
     summary:
       'Managed resources edited outside the files since the last apply (what plan calls drift)',
