@@ -200,7 +200,7 @@ describe('maintenance windows in the browser', () => {
     const card = active.getByRole('listitem').filter({ hasText: 'Billing database upgrade' });
     await card.waitFor();
     expect(await card.textContent()).toContain('Billing API');
-    await card.getByRole('button', { name: 'Cancel Billing database upgrade' }).click();
+    await card.getByRole('button', { name: 'Cancel window Billing database upgrade' }).click();
     const dialog = page.getByRole('dialog', { name: /Cancel “Billing database upgrade”/ });
     await dialog.getByText(/The window ends now/).waitFor();
     await page.screenshot({ path: screenshotPath('maintenance-cancel-dialog') });

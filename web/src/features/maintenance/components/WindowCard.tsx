@@ -107,7 +107,12 @@ export function WindowCard({
             </Button>
           )}
           {live && (
-            <Button size="sm" icon="x" onClick={() => onCancel(w)} aria-label={`Cancel ${w.title}`}>
+            <Button
+              size="sm"
+              icon="x"
+              onClick={() => onCancel(w)}
+              aria-label={`Cancel window ${w.title}`}
+            >
               {/* Not a bare "Cancel": beside Edit it read as closing something, not ending the window. */}
               Cancel window
             </Button>
