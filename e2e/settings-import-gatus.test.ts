@@ -60,7 +60,7 @@ describe('importing from Gatus in a browser', () => {
     await new Promise((r) => shop?.close(r));
   });
 
-  it('previews the YAML without writing, listing what is skipped and why', async () => {
+  it('previews the YAML without writing, listing what each endpoint becomes', async () => {
     await page.goto(`${app.url}/settings/import`);
     await page.getByRole('heading', { name: 'Import', level: 2 }).waitFor();
     await page.getByRole('radio', { name: 'Gatus' }).check();
@@ -75,9 +75,10 @@ describe('importing from Gatus in a browser', () => {
     await preview.getByText('Gatus configuration (3 endpoints)').waitFor();
     await preview.getByRole('columnheader', { name: 'In Gatus' }).waitFor();
     const gateway = preview.getByRole('row').filter({ hasText: 'network/gateway' });
-    await gateway.getByText('Skipped').waitFor();
-    await gateway.getByText(/Pagewatch has no ICMP ping monitor/).waitFor();
-    expect(await preview.getByText('To create', { exact: true }).count()).toBe(3);
+    // An ICMP endpoint becomes a ping monitor (issue 19).
+    await gateway.getByText('To create', { exact: true }).waitFor();
+    expect(await gateway.getByText('Skipped', { exact: true }).count()).toBe(0);
+    expect(await preview.getByText('To create', { exact: true }).count()).toBe(4);
     expect(await preview.getByText('History').count()).toBe(0);
     const monitors = MonitorList.parse((await app.inject({ url: '/api/v1/monitors' })).json());
     expect(monitors.items).toEqual([]);
@@ -85,8 +86,8 @@ describe('importing from Gatus in a browser', () => {
   });
 
   it('imports on confirmation, and the monitor goes up', async () => {
-    await page.getByRole('button', { name: 'Import 2 items' }).click();
-    await page.getByText(/^Imported: 2 created, 1 skipped/).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Import 3 items' }).click();
+    await page.getByText(/^Imported: 3 created/).waitFor({ timeout: 15_000 });
     await screenshotAll(page, 'settings-import-gatus-done');
     await page.getByRole('link', { name: 'See the monitors' }).click();
     await page.waitForURL(`${app.url}/`);
