@@ -12,7 +12,16 @@ export async function channelsToLink(
 ): Promise<number[] | undefined> {
   const repo = deps.repos.notificationChannels;
   if (given === undefined) return creating ? repo.defaultIds() : undefined;
-  const known = await repo.existingIds(given);
+  await refuseUnknownChannels(deps, given);
+  return [...new Set(given)];
+}
+
+/** Refuses channel ids that name no channel, all of them in one message. */
+export async function refuseUnknownChannels(
+  deps: ServiceDeps,
+  given: readonly number[],
+): Promise<void> {
+  const known = await deps.repos.notificationChannels.existingIds(given);
   const unknown = given.filter((id) => !known.has(id));
   if (unknown.length > 0) {
     throw validationFailed([
@@ -23,5 +32,4 @@ export async function channelsToLink(
       },
     ]);
   }
-  return [...new Set(given)];
 }

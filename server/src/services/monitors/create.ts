@@ -1,11 +1,10 @@
 import type { MonitorInput } from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
-import { validationFailed } from '../../lib/errors.js';
 import { actorOf, audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { newPushToken } from '../push/token.js';
-import { channelsToLink } from './channels.js';
+import { channelsToLink, refuseUnknownChannels } from './channels.js';
 import { checkMonitorReferences } from './references.js';
 import { sealCredentials } from './credentials.js';
 import { sealHeaders } from './request-headers.js';
@@ -59,18 +58,7 @@ export async function createMonitors(
   for (const input of inputs) await checkMonitorReferences(deps, null, input, input.name);
   const repo = deps.repos.notificationChannels;
   const defaults = inputs.some((i) => i.channelIds === undefined) ? await repo.defaultIds() : [];
-  const given = [...new Set(inputs.flatMap((i) => i.channelIds ?? []))];
-  const known = await repo.existingIds(given);
-  const unknown = given.filter((id) => !known.has(id));
-  if (unknown.length > 0) {
-    throw validationFailed([
-      {
-        path: 'channelIds',
-        message: `No notification channel has id ${unknown.join(', ')}`,
-        code: 'custom',
-      },
-    ]);
-  }
+  await refuseUnknownChannels(deps, [...new Set(inputs.flatMap((i) => i.channelIds ?? []))]);
   const now = deps.clock.now();
   const monitors = await deps.repos.monitors.insertMany(
     inputs.map((input) => {
