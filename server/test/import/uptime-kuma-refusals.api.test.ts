@@ -64,6 +64,40 @@ describe.each(engines)('Uptime Kuma files on %s', (engine) => {
     expect(p.detail).toContain('2099-01-01-0000-future-columns.js');
   });
 
+  it('imports an older Kuma 2.x database, one without the columns later releases added', async () => {
+    // The 2.5.3 fixture wound back to its schema of late October 2025: the later steps are
+    // taken out of its history and the monitor columns they added are dropped, as a database
+    // that never ran them would lack them.
+    const later = [
+      'snmp_v3_username',
+      'retry_only_on_status_code_failure',
+      'screenshot_delay',
+      'ntp_stratum_threshold',
+      'ntp_time_offset_threshold',
+      'ntp_root_dispersion_threshold',
+      'bearer_token',
+      'gamedig_token',
+    ];
+    const older = alteredFixture(
+      [
+        "delete from knex_migrations where name > '2025-10-24-0000-show-only-last-heartbeat.js'",
+        ...later.map((c) => `alter table monitor drop column ${c}`),
+      ].join(';\n'),
+    );
+    const before = (await monitors()).length;
+    const res = await upload(older, true);
+    expect(res.statusCode).toBe(200);
+    const report = ImportReport.parse(res.json());
+    expect(report.origin).toBe(
+      'Uptime Kuma 2.x database (schema step 2025-10-24-0000-show-only-last-heartbeat.js)',
+    );
+    const full = ImportReport.parse((await upload(kumaDb, true)).json());
+    expect(report.items.map((i) => [i.source, i.outcome])).toEqual(
+      full.items.map((i) => [i.source, i.outcome]),
+    );
+    expect((await monitors()).length).toBe(before);
+  });
+
   it('refuses a Kuma 1.x database and points to the JSON backup', async () => {
     await expectRefused(alteredFixture('drop table knex_migrations'), 'kuma_kuma_1_database');
   });
