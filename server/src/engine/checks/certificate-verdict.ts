@@ -35,6 +35,26 @@ export function expiryText(msLeft: number, expiresAt: number): string {
 }
 
 /**
+ * The degraded warning of a certificate that is still valid but expires within `warnDays`, for
+ * the checks that speak TLS besides the TLS check itself (which also explains it line by line).
+ */
+export function expiryWarning(
+  certificate: Certificate | null,
+  name: string,
+  warnDays: number,
+  now = Date.now(),
+): { code: 'tls_cert_expiring'; message: string } | null {
+  if (certificate?.notAfter == null) return null;
+  const expiresAt = Date.parse(certificate.notAfter);
+  const left = expiresAt - now;
+  if (left <= 0 || left > warnDays * DAY_MS) return null;
+  return {
+    code: 'tls_cert_expiring',
+    message: `The TLS certificate of ${name} ${expiryText(left, expiresAt)}`,
+  };
+}
+
+/**
  * Judges the certificate of a finished handshake for `name` (the name the client asked for).
  * Null when the peer sent none.
  */

@@ -38,27 +38,3 @@ export function describeCertificate(socket: tls.TLSSocket): Certificate | null {
     verifyError: socket.authorized || reason == null ? null : String(reason),
   };
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * The degraded warning of a certificate that is still valid but expires within `warnDays`, for
- * the checks that speak TLS besides the TLS check itself (which also explains it line by line).
- */
-export function expiryWarning(
-  certificate: Certificate | null,
-  name: string,
-  warnDays: number,
-  now = Date.now(),
-): { code: 'tls_cert_expiring'; message: string } | null {
-  if (certificate?.notAfter == null) return null;
-  const expiresAt = Date.parse(certificate.notAfter);
-  const left = expiresAt - now;
-  if (left <= 0 || left > warnDays * DAY_MS) return null;
-  const days = Math.floor(left / DAY_MS);
-  const inDays = days === 0 ? 'less than a day' : days === 1 ? '1 day' : `${days} days`;
-  return {
-    code: 'tls_cert_expiring',
-    message: `The TLS certificate of ${name} expires in ${inDays} (on ${certificate.notAfter.slice(0, 10)})`,
-  };
-}

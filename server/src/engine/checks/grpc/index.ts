@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type tls from 'node:tls';
 import { defaults, type AssertionResult } from '@pagewatch/contract';
 import type { CheckContext, CheckRun } from '../types.js';
-import { expiryWarning } from '../certificate.js';
+import { expiryWarning } from '../certificate-verdict.js';
 import {
   CheckFailure,
   classifyError,

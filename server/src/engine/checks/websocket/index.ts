@@ -4,7 +4,7 @@ import type { AssertionResult, Certificate, WebSocketExpect } from '@pagewatch/c
 import { defaults } from '@pagewatch/contract';
 import WebSocket from 'ws';
 import type { CheckContext, CheckRun } from '../types.js';
-import { expiryWarning } from '../certificate.js';
+import { expiryWarning } from '../certificate-verdict.js';
 import {
   CheckFailure,
   classifyError,
