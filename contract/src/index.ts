@@ -37,3 +37,4 @@ export * from './dependencies.js';
 export * from './heartbeat-schedule.js';
 export * from './domain-expiry.js';
 export * from './oncall.js';
+export * from './slos.js';

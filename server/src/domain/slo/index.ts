@@ -1,0 +1,4 @@
+export * from './budget.js';
+export * from './burn-rules.js';
+export * from './status.js';
+export * from './window.js';
