@@ -19,6 +19,8 @@ export const auditAreas = {
   backup: 'Settings',
   import: 'Settings',
   config: 'Configuration files',
+  location: 'Locations',
+  probe: 'Locations',
 } as const;
 
 interface ActionWording {
@@ -148,6 +150,12 @@ export const auditActionWording = {
     verb: 'applied the configuration files',
   },
   'config.detached': { label: 'Detached from files', verb: 'detached from configuration files' },
+  'location.created': { label: 'Added a location', verb: 'added' },
+  'location.updated': { label: 'Changed a location', verb: 'changed' },
+  'location.deleted': { label: 'Deleted a location', verb: 'deleted' },
+  'probe.created': { label: 'Added a probe', verb: 'added' },
+  'probe.token_rotated': { label: 'Rotated a probe token', verb: 'rotated the token of' },
+  'probe.revoked': { label: 'Revoked a probe', verb: 'revoked' },
 } as const satisfies Record<string, ActionWording>;
 
 export type AuditAction = keyof typeof auditActionWording;
@@ -165,6 +173,8 @@ export const auditTargetNoun: Record<string, string> = {
   status_page: 'status page',
   notification_channel: 'channel',
   api_key: 'API key',
+  location: 'location',
+  probe: 'probe',
   user: '',
   delivery: 'delivery',
   settings: '',

@@ -37,4 +37,6 @@ export * from './dependencies.js';
 export * from './heartbeat-schedule.js';
 export * from './domain-expiry.js';
 export * from './oncall.js';
+export * from './locations.js';
+export * from './probe-protocol.js';
 export * from './slos.js';

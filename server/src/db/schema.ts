@@ -539,7 +539,50 @@ export interface OncallOverridesTable {
   created_at: Millis;
 }
 
+/** Locations: pools of probes; `local` is the built-in scheduler (migration 039). */
+export interface LocationsTable {
+  id: string;
+  name: string;
+  region: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  created_at: Millis;
+  offline_since: Millis | null;
+  offline_incident_id: number | null;
+}
+
+/** A remote probe of a location and what its last heartbeat said (migration 039). */
+export interface ProbesTable {
+  id: Generated<number>;
+  location_id: string;
+  name: string;
+  created_at: Millis;
+  version: string | null;
+  host: string | null;
+  last_heartbeat_at: Millis | null;
+  clock_offset_ms: number | null;
+  load: number | null;
+  lateness_p99_ms: number | null;
+  spool_depth: number | null;
+  spool_dropped: number | null;
+  revoked_at: Millis | null;
+}
+
+/** A probe's tokens, hashed; a rotated one lives until `expires_at` (migration 039). */
+export interface ProbeTokensTable {
+  id: Generated<number>;
+  probe_id: number;
+  token_hash: string;
+  prefix: string;
+  created_at: Millis;
+  expires_at: Millis | null;
+  revoked_at: Millis | null;
+}
+
 export interface DB {
+  locations: LocationsTable;
+  probes: ProbesTable;
+  probe_tokens: ProbeTokensTable;
   oncall_schedules: OncallSchedulesTable;
   oncall_overrides: OncallOverridesTable;
   escalation_policies: EscalationPoliciesTable;

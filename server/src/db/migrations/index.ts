@@ -34,6 +34,7 @@ import { escalation } from './027-escalation.js';
 import { oncall } from './028-oncall.js';
 import { monitorParents } from './029-monitor-parents.js';
 import { alertGroups } from './030-alert-groups.js';
+import { locations } from './039-locations.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -73,6 +74,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '028-oncall': oncall(engine),
     '029-monitor-parents': monitorParents(),
     '030-alert-groups': alertGroups(engine),
+    '039-locations': locations(engine),
   };
 }
 

@@ -13,6 +13,7 @@ import { clusterRepository } from './cluster.js';
 import { configKeysRepository } from './config-keys.js';
 import { deliveriesRepository } from './deliveries.js';
 import { OutboxSignal } from '../../lib/outbox-signal.js';
+import { locationsRepository } from './locations.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
@@ -56,6 +57,7 @@ export function repositories(database: Database) {
     sessions: sessionsRepository(database.db),
     apiKeys: apiKeysRepository(database.db),
     loginFailures: loginFailuresRepository(database.db),
+    locations: locationsRepository(database.db),
     accountTokens: accountTokensRepository(database.db),
     audit: auditRepository(database.db),
     incidents: incidentsRepository(database.db, outbox),
