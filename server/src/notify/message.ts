@@ -45,6 +45,11 @@ export interface Message {
   /** The monitor's or incident's page; null without PAGEWATCH_PUBLIC_URL. */
   url: string | null;
   linkLabel: string;
+  /**
+   * The signed one-click acknowledge link of an escalated outage (ADR 39), else null. Chat
+   * channels that can show a link button put it on one (docs/notifications.md lists which).
+   */
+  ackUrl: string | null;
   tone: Tone;
   /** `#rrggbb` for the tone. */
   color: string;
@@ -125,6 +130,7 @@ export function renderMessage(
     html,
     url,
     linkLabel: link.label,
+    ackUrl: ack,
     tone: d.tone,
     color: toneColor[d.tone],
   };

@@ -17,7 +17,8 @@ export function attachmentPayload(
     fallback: esc(m.title),
     color: m.color,
     title: esc(m.title),
-    text: m.summary(esc),
+    // Interactive buttons need a Mattermost or Rocket.Chat integration to post back to: a link.
+    text: m.ackUrl ? `${m.summary(esc)}\n\n[Acknowledge](${m.ackUrl})` : m.summary(esc),
     fields: m.fields.map((f) => ({ short: true, title: f.label, value: esc(f.value) })),
   };
   if (m.url) attachment.title_link = m.url;

@@ -17,7 +17,10 @@ export const discord = defineChannel('discord', async (target, event, ctx) => {
   const m = renderMessage(event, target.template, ctx.publicUrl);
   const embed: Record<string, unknown> = {
     title: clip(escapeChatMarkdown(m.title), 256),
-    description: clip(m.summary(escapeChatMarkdown), 4096),
+    // A webhook a Discord app does not own cannot carry buttons: the link goes in the text.
+    description: m.ackUrl
+      ? `${clip(m.summary(escapeChatMarkdown), 3900)}\n\n[Acknowledge](${m.ackUrl})`
+      : clip(m.summary(escapeChatMarkdown), 4096),
     color: Number.parseInt(m.color.slice(1), 16),
     fields: m.fields.slice(0, 25).map((f) => ({
       name: clip(f.label, 256),

@@ -21,6 +21,9 @@ export const ntfy = defineChannel('ntfy', async (target, event, ctx) => {
     tags: [TAGS[m.tone]],
   };
   if (m.url) payload.click = m.url;
+  // A `view` action is a button on the notification; `clear` dismisses it once tapped.
+  if (m.ackUrl)
+    payload.actions = [{ action: 'view', label: 'Acknowledge', url: m.ackUrl, clear: true }];
   const token = target.secrets.token;
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   await postJson(joinUrl(target.config.serverUrl, '/'), payload, ctx, headers);

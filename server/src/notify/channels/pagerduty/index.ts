@@ -30,7 +30,12 @@ function triggerPayload(target: TargetOf<'pagerduty'>, event: AlertEvent, ctx: S
     payload,
     client: 'Pagewatch',
   };
-  if (m.url) body.links = [{ href: m.url, text: m.linkLabel }];
+  const links = [
+    ...(m.url ? [{ href: m.url, text: m.linkLabel }] : []),
+    // PagerDuty's own acknowledge stays PagerDuty's; this one stops Pagewatch's escalation.
+    ...(m.ackUrl ? [{ href: m.ackUrl, text: 'Acknowledge in Pagewatch' }] : []),
+  ];
+  if (links.length > 0) body.links = links;
   if (ctx.publicUrl) body.client_url = ctx.publicUrl;
   return body;
 }

@@ -1,4 +1,4 @@
-import { escapeHtml, renderMessage } from '../../message.js';
+import { escapeHtml, htmlLink, renderMessage } from '../../message.js';
 import { httpError, outboundRequest } from '../../outbound.js';
 import { clip, defineChannel, joinUrl } from '../define.js';
 
@@ -15,6 +15,8 @@ function errorsOf(body: string): string | undefined {
  * messages.json, form-encoded, HTML body. Recoveries and tests never go out above normal
  * priority; emergency (2) repeats every 60 s for up to an hour until acknowledged.
  */
+const ackLine = (url: string) => `\n\n${htmlLink(url, 'Acknowledge')}`;
+
 export const pushover = defineChannel('pushover', async (target, event, ctx) => {
   const m = renderMessage(event, target.template, ctx.publicUrl);
   const alarming = m.tone === 'critical' || m.tone === 'warning';
@@ -27,7 +29,10 @@ export const pushover = defineChannel('pushover', async (target, event, ctx) => 
     token: target.secrets.appToken,
     user: target.secrets.userKey,
     title: clip(m.title, 250),
-    message: clip(html.join('\n'), 1024),
+    // The acknowledge link is kept whole: the text before it is what gets clipped.
+    message: m.ackUrl
+      ? `${clip(html.join('\n'), 1024 - ackLine(m.ackUrl).length)}${ackLine(m.ackUrl)}`
+      : clip(html.join('\n'), 1024),
     html: '1',
     priority: String(priority),
   });

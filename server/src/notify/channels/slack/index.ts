@@ -30,12 +30,23 @@ export const slack = defineChannel('slack', async (target, event, ctx) => {
     section,
     { type: 'context', elements: [mrkdwn(`${EMOJI[m.tone]} Pagewatch · ${event.kind}`)] },
   ];
-  if (m.url) {
-    blocks.push({
-      type: 'actions',
-      elements: [{ type: 'button', text: { type: 'plain_text', text: m.linkLabel }, url: m.url }],
-    });
-  }
+  // Link buttons open the URL; an incoming webhook needs no Slack app to receive a click.
+  const buttons = [
+    ...(m.url
+      ? [{ type: 'button', text: { type: 'plain_text', text: m.linkLabel }, url: m.url }]
+      : []),
+    ...(m.ackUrl
+      ? [
+          {
+            type: 'button',
+            text: { type: 'plain_text', text: 'Acknowledge' },
+            url: m.ackUrl,
+            style: 'primary',
+          },
+        ]
+      : []),
+  ];
+  if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
   // The top-level text is mrkdwn too: it is what notifications and old clients show.
   const payload: Record<string, unknown> = { text: title, blocks };
   if (target.config.channel) payload.channel = target.config.channel;

@@ -38,7 +38,13 @@ export const teams = defineChannel('teams', async (target, event, ctx) => {
     version: '1.4',
     body,
   };
-  if (m.url) card.actions = [{ type: 'Action.OpenUrl', title: m.linkLabel, url: m.url }];
+  const actions = [
+    ...(m.url ? [{ type: 'Action.OpenUrl', title: m.linkLabel, url: m.url }] : []),
+    ...(m.ackUrl
+      ? [{ type: 'Action.OpenUrl', title: 'Acknowledge', url: m.ackUrl, style: 'positive' }]
+      : []),
+  ];
+  if (actions.length > 0) card.actions = actions;
   const payload = {
     type: 'message',
     attachments: [
