@@ -8,6 +8,7 @@
 //   per period, spread evenly over it, to /api/push/<token> (the heartbeat job's role).
 //   {"stats": true}  prints {"stats": {...}} (pushes sent, failed, connections per peer).
 // Exits when stdin closes (the bench went away, even killed) or on SIGTERM.
+import { Buffer } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import dgram from 'node:dgram';
 import { once } from 'node:events';
@@ -18,6 +19,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { setInterval, setTimeout } from 'node:timers';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 
