@@ -8,11 +8,13 @@ export type MonitorRowSort = z.infer<typeof MonitorRowSort>;
 /** Worst first: the `status` order of the dashboard. */
 export const statusRank: Record<MonitorStatus, number> = {
   down: 0,
-  degraded: 1,
-  pending: 2,
-  maintenance: 3,
-  up: 4,
-  paused: 5,
+  regional: 1,
+  degraded: 2,
+  unknown: 3,
+  pending: 4,
+  maintenance: 5,
+  up: 6,
+  paused: 7,
 };
 
 /** One page of the dashboard list: filters and order are applied by the server. */

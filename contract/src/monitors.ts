@@ -3,7 +3,7 @@ import { AlertRules } from './alert-rules.js';
 import { Assertion, Assertions, assertionLimits, HEADER_TOKEN } from './assertions.js';
 import { BrowserViewport, BrowserWaitFor } from './browser.js';
 import { CheckDetails, CheckErrorCode, CheckOutcome } from './checks.js';
-import { RequestHeadersInput, RequestHeaderView } from './request-headers.js';
+import { GrpcMetadataInput, RequestHeadersInput, RequestHeaderView } from './request-headers.js';
 import { parseStatusRange } from './status-codes.js';
 import { HeartbeatSchedule } from './heartbeat-schedule.js';
 import { DomainExpiryWarnDays, DomainExpiryOption } from './domain-expiry.js';
@@ -85,7 +85,20 @@ export const MonitorType = z.enum([
 ]);
 export type MonitorType = z.infer<typeof MonitorType>;
 
-export const MonitorStatus = z.enum(['pending', 'up', 'degraded', 'down', 'paused', 'maintenance']);
+/**
+ * `regional`: some of a monitor's locations fail, fewer than its quorum; `unknown`: fewer fresh
+ * location verdicts than the quorum needs (ADR 58). Neither is ever shown as up.
+ */
+export const MonitorStatus = z.enum([
+  'pending',
+  'up',
+  'degraded',
+  'down',
+  'paused',
+  'maintenance',
+  'regional',
+  'unknown',
+]);
 export type MonitorStatus = z.infer<typeof MonitorStatus>;
 
 export const HttpMethod = z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -955,6 +968,8 @@ export const WebSocketMonitorInput = z
       .default(''),
     /** Accept an untrusted or misnamed certificate on wss:// (expiry is still shown). */
     ignoreTls: z.boolean().default(false),
+    /** Headers of the upgrade request (e.g. Authorization); secret ones are write-only. */
+    headers: RequestHeadersInput,
   })
   .superRefine(timeoutBelowInterval)
   .superRefine((m, ctx) => {
@@ -996,6 +1011,8 @@ export const GrpcMonitorInput = z
       .default(''),
     tls: z.boolean().default(false),
     ignoreTls: z.boolean().default(false),
+    /** Metadata sent with the call (e.g. authorization); secret values are write-only. */
+    headers: GrpcMetadataInput,
   })
   .superRefine(timeoutBelowInterval);
 
@@ -1417,6 +1434,7 @@ export const WebSocketMonitor = z.object({
   expectPath: z.string(),
   expectValue: z.string(),
   ignoreTls: z.boolean(),
+  headers: z.array(RequestHeaderView),
 });
 export type WebSocketMonitor = z.infer<typeof WebSocketMonitor>;
 
@@ -1428,6 +1446,7 @@ export const GrpcMonitor = z.object({
   service: z.string(),
   tls: z.boolean(),
   ignoreTls: z.boolean(),
+  headers: z.array(RequestHeaderView),
 });
 export type GrpcMonitor = z.infer<typeof GrpcMonitor>;
 

@@ -15,6 +15,8 @@ const statusColour: Record<ComponentStatus, string> = {
   up: '#2da44e',
   degraded: '#d4a72c',
   down: '#cf222e',
+  regional: '#d4a72c',
+  unknown: '#8c959f',
   maintenance: '#0969da',
   paused: '#8c959f',
   pending: '#8c959f',

@@ -30,9 +30,13 @@ export function componentStatus(c: PublicComponentRecord, inMaintenance: boolean
  * counted components down is a major outage, fewer a partial one.
  */
 export function overallStatus(statuses: readonly ComponentStatus[]): OverallStatus {
-  const counted = statuses.filter((s) => s === 'up' || s === 'degraded' || s === 'down');
+  const counted = statuses.filter(
+    (s) => s === 'up' || s === 'degraded' || s === 'down' || s === 'regional',
+  );
   const down = counted.filter((s) => s === 'down').length;
   if (down > 0) return down * 2 > counted.length ? 'major_outage' : 'partial_outage';
+  // Failing from some places is an outage for the people there (ADR 58).
+  if (counted.includes('regional')) return 'partial_outage';
   if (counted.includes('degraded')) return 'degraded';
   if (statuses.includes('maintenance')) return 'maintenance';
   return counted.length > 0 ? 'operational' : 'no_data';

@@ -8,7 +8,9 @@ import type { IncidentSeverity, IncidentState } from '@pagewatch/contract';
 export type OverallStatus =
   'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance' | 'no_data';
 
-export type ComponentStatus = 'up' | 'degraded' | 'down' | 'maintenance' | 'paused' | 'pending';
+/** `regional`: failing from some of its locations, not enough to be down (ADR 58). */
+export type ComponentStatus =
+  'up' | 'degraded' | 'down' | 'regional' | 'unknown' | 'maintenance' | 'paused' | 'pending';
 export type DayState = 'up' | 'degraded' | 'down' | 'maintenance' | 'none';
 
 export interface PublicDay {

@@ -1,5 +1,6 @@
 import {
   MonitorRowPage,
+  statusRank,
   type MonitorRowsQuery,
   type MonitorStatus,
   type MonitorSummary,
@@ -74,7 +75,7 @@ describe('the dashboard row pager', () => {
   it('orders worst status first, then by name and id; slowest first with unknowns last', () => {
     const m = model(300);
     const rows = walk(m, { limit: 50 }).map((id) => m.rows.get(id)!.summary);
-    const rank = { down: 0, degraded: 1, pending: 2, maintenance: 3, up: 4, paused: 5 };
+    const rank = statusRank;
     for (let i = 1; i < rows.length; i++) {
       const [a, b] = [rows[i - 1]!, rows[i]!];
       const order =

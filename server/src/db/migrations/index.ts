@@ -35,6 +35,7 @@ import { oncall } from './028-oncall.js';
 import { monitorParents } from './029-monitor-parents.js';
 import { alertGroups } from './030-alert-groups.js';
 import { locations } from './039-locations.js';
+import { locationVerdicts } from './041-location-verdicts.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -75,6 +76,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '029-monitor-parents': monitorParents(),
     '030-alert-groups': alertGroups(engine),
     '039-locations': locations(engine),
+    '041-location-verdicts': locationVerdicts(),
   };
 }
 

@@ -14,6 +14,7 @@ import { configKeysRepository } from './config-keys.js';
 import { deliveriesRepository } from './deliveries.js';
 import { OutboxSignal } from '../../lib/outbox-signal.js';
 import { locationsRepository } from './locations.js';
+import { locationResultsRepository } from './location-results.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
@@ -58,6 +59,7 @@ export function repositories(database: Database) {
     apiKeys: apiKeysRepository(database.db),
     loginFailures: loginFailuresRepository(database.db),
     locations: locationsRepository(database.db),
+    locationResults: locationResultsRepository(database.db, database.engine),
     accountTokens: accountTokensRepository(database.db),
     audit: auditRepository(database.db),
     incidents: incidentsRepository(database.db, outbox),

@@ -44,6 +44,11 @@ export interface ResultWrite {
    * nothing. Absent: written unconditionally (tests and tools that write history).
    */
   round?: RoundKey;
+  /**
+   * The result row is stored already (a location's result with its round, ADR 58): only the
+   * monitor's combined state, flip, alerts and incident follow; no row, no rollup.
+   */
+  recorded?: CheckResult;
 }
 
 /** What a result row records of its check, in the order `insertResults` binds them. */
@@ -436,16 +441,21 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
   ): Promise<InsertedResult[]> {
     const claimed = await claimStates(trx, writes);
     const taken = writes.filter((w) => claimed.has(w.monitorId));
-    const rows = await insertResults(trx, taken);
+    const rows = await insertResults(
+      trx,
+      taken.filter((w) => !w.recorded),
+    );
     const open = await openIncidentsOf(trx, taken);
     const states = new Map<number, string | null>();
     const out: InsertedResult[] = [];
     for (const w of taken) {
       const row = rows.get(w.monitorId);
-      if (!row) throw new Error(`no result row came back for monitor ${w.monitorId}`);
-      await writeBrowserRun(trx, Number(row.id), w.monitorId, w.at, w.run);
+      if (!row && !w.recorded) {
+        throw new Error(`no result row came back for monitor ${w.monitorId}`);
+      }
+      if (row) await writeBrowserRun(trx, Number(row.id), w.monitorId, w.at, w.run);
       queued.n += await followAlerts(trx, w, claimed.get(w.monitorId)!, states);
-      const result = toResult(row);
+      const result = row ? toResult(row) : w.recorded!;
       const incident = await followIncident(trx, w, open);
       out.push(incident ? { write: w, result, incident } : { write: w, result });
     }
@@ -481,7 +491,7 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
         for (const distinct of generations(ordered)) {
           out.push(...(await writeDistinct(trx, distinct, queued)));
         }
-        const checks = rolledChecks(out.map((o) => o.write));
+        const checks = rolledChecks(out.filter((o) => !o.write.recorded).map((o) => o.write));
         for (const level of rollupLevels) {
           await applyRollupDeltas(trx, engine, level, foldChecks(level, checks));
         }

@@ -46,6 +46,8 @@ export function countByStatus(items: Iterable<MonitorSummary>): Record<MonitorSt
     down: 0,
     paused: 0,
     maintenance: 0,
+    regional: 0,
+    unknown: 0,
   };
   for (const i of items) counts[i.status] += 1;
   return counts;

@@ -39,7 +39,7 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .name{font-weight:600;overflow-wrap:anywhere;min-width:0}
 .st{font-size:.875rem;font-weight:600;color:var(--s);white-space:nowrap}
 .st::before{content:"";display:inline-block;width:.625rem;height:.625rem;border-radius:50%;background:var(--s);margin-right:.375rem}
-.s-up{--s:var(--up)}.s-degraded{--s:var(--degraded)}.s-down{--s:var(--down)}.s-maintenance{--s:var(--maintenance)}
+.s-up{--s:var(--up)}.s-degraded{--s:var(--degraded)}.s-down{--s:var(--down)}.s-regional{--s:var(--degraded)}.s-unknown{--s:var(--none)}.s-maintenance{--s:var(--maintenance)}
 .s-paused,.s-pending{--s:var(--muted)}
 .cnote{margin:.25rem 0 0;font-size:.875rem;font-weight:600;color:var(--fg)}
 .cnote::before{content:"";display:inline-block;width:.25rem;height:.875rem;margin-right:.5rem;vertical-align:-.125rem;border-radius:1px;background:var(--down)}

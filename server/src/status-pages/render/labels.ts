@@ -14,6 +14,8 @@ export const componentLabel: Record<ComponentStatus, string> = {
   up: 'Operational',
   degraded: 'Degraded performance',
   down: 'Outage',
+  regional: 'Outage in some regions',
+  unknown: 'Status unknown',
   maintenance: 'Under maintenance',
   paused: 'Not monitored',
   pending: 'No data yet',

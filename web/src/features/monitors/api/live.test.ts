@@ -42,7 +42,16 @@ function clientWith(items: MonitorSummary[]) {
   const client = new QueryClient();
   client.setQueryData<MonitorList>(monitorKeys.list(), {
     items,
-    counts: { pending: 0, up: items.length, degraded: 0, down: 0, paused: 0, maintenance: 0 },
+    counts: {
+      pending: 0,
+      up: items.length,
+      degraded: 0,
+      down: 0,
+      paused: 0,
+      maintenance: 0,
+      regional: 0,
+      unknown: 0,
+    },
   });
   return client;
 }

@@ -30,6 +30,8 @@ const counts = (up: number, down = 0) => ({
   down,
   paused: 0,
   maintenance: 0,
+  regional: 0,
+  unknown: 0,
 });
 
 function pages(...items: MonitorRow[][]): InfiniteData<MonitorRowPage, string | null> {

@@ -10,17 +10,21 @@ export interface StatusMeta {
 
 export const statusMeta: Record<MonitorStatus, StatusMeta> = {
   down: { label: 'Down', icon: 'xCircle', rank: 0 },
-  degraded: { label: 'Degraded', icon: 'alertTriangle', rank: 1 },
-  pending: { label: 'Pending', icon: 'clock', rank: 2 },
-  maintenance: { label: 'Maintenance', icon: 'wrench', rank: 3 },
-  up: { label: 'Up', icon: 'checkCircle', rank: 4 },
-  paused: { label: 'Paused', icon: 'pauseCircle', rank: 5 },
+  regional: { label: 'Regional', icon: 'alertTriangle', rank: 1 },
+  degraded: { label: 'Degraded', icon: 'alertTriangle', rank: 2 },
+  unknown: { label: 'Unknown', icon: 'clock', rank: 3 },
+  pending: { label: 'Pending', icon: 'clock', rank: 4 },
+  maintenance: { label: 'Maintenance', icon: 'wrench', rank: 5 },
+  up: { label: 'Up', icon: 'checkCircle', rank: 6 },
+  paused: { label: 'Paused', icon: 'pauseCircle', rank: 7 },
 };
 
 /** Display order of the status filter chips. */
 export const statusOrder: readonly MonitorStatus[] = [
   'down',
+  'regional',
   'degraded',
+  'unknown',
   'pending',
   'up',
   'maintenance',
