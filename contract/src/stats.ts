@@ -46,8 +46,15 @@ export const MonitorStats = z.object({
   up: z.number().int(),
   degraded: z.number().int(),
   down: z.number().int(),
-  /** Share of checks that delivered (up or degraded), 0–100; null without checks. */
+  /**
+   * Share of counted checks that delivered (up or degraded), 0–100; null without checks.
+   * Checks inside maintenance windows and corrections are left out (ADR 54).
+   */
   uptime: z.number().nullable(),
+  /** Checks left out by maintenance and corrections; `checks` excludes them. */
+  excludedChecks: z.number().int(),
+  /** The failed share of the window's counted time, ms. */
+  downtimeMs: z.number().int(),
   latency: LatencySummary,
   bucketMs: z.number().int(),
   series: z.array(StatsBucket),

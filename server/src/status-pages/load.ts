@@ -3,6 +3,7 @@ import { occurrences } from '../domain/maintenance/occurrences.js';
 import type { PublicPageRecord, PublicSectionRecord } from '../db/repositories/status-public.js';
 import { shownName } from '../domain/incidents.js';
 import type { ServiceDeps } from '../services/deps.js';
+import { availabilityOver } from '../services/availability/over.js';
 import { maintenanceNow } from '../services/maintenance/now.js';
 import { barDates, DAY_MS, dayOf, hourOf, type PageHistories } from './histories.js';
 import { renderMarkdown } from './markdown.js';
@@ -135,7 +136,7 @@ export async function loadView(
   const ids = components.map((c) => c.monitorId);
   const names = new Map(components.map((c) => [c.monitorId, shownName(c)]));
   const repo = deps.repos.statusPublic;
-  const [grids, outages, active, past, windows, inMaintenance, hours] = await Promise.all([
+  const [grids, outages, active, past, windows, inMaintenance, hours, uptime] = await Promise.all([
     deps.histories.days.grids(ids, today),
     repo.outages(ids, from),
     repo.activeIncidents(ids),
@@ -143,6 +144,8 @@ export async function loadView(
     deps.repos.maintenance.list(),
     maintenanceNow(deps),
     page.show.latencyChart ? deps.histories.hours.grids(ids, hourOf(now)) : null,
+    // The uptime beside the bars is the one computation's over the bars' days (ADR 54).
+    availabilityOver(deps, ids, [{ start: from, end: today + DAY_MS }]),
   ]);
   const maint = maintenanceView(windows, new Set(ids), names, now, from);
   const excused = await excusedDays(deps, maint, now, from);
@@ -167,7 +170,10 @@ export async function loadView(
       presentComponent(
         c,
         componentStatus(c, inMaintenance(c.monitorId)),
-        bars(c.monitorId, barInput),
+        {
+          ...bars(c.monitorId, barInput),
+          uptime: uptime.get(c.monitorId)?.periods[0]?.uptime ?? null,
+        },
         page.show,
         hours ? responseTimes(hours.get(c.monitorId)) : undefined,
         announced.has(c.monitorId),

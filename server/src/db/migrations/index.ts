@@ -34,6 +34,7 @@ import { escalation } from './027-escalation.js';
 import { oncall } from './028-oncall.js';
 import { monitorParents } from './029-monitor-parents.js';
 import { alertGroups } from './030-alert-groups.js';
+import { availabilityCorrections } from './037-availability-corrections.js';
 import { locations } from './039-locations.js';
 import { locationVerdicts } from './041-location-verdicts.js';
 import { ownSchemaOnly } from './own-schema.js';
@@ -75,6 +76,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '028-oncall': oncall(engine),
     '029-monitor-parents': monitorParents(),
     '030-alert-groups': alertGroups(engine),
+    '037-availability-corrections': availabilityCorrections(engine),
     '039-locations': locations(engine),
     '041-location-verdicts': locationVerdicts(),
   };

@@ -32,7 +32,10 @@ export function subtractCounts(from: OutcomeCounts, minus: OutcomeCounts): Outco
   };
 }
 
-/** Sums the buckets lying wholly inside [start, end). */
+/**
+ * Sums the buckets starting in [start, end), as the rollups are read: spans tile a period,
+ * so a bucket belongs to the period its start lies in (the current minute is still filling).
+ */
 export function countsWithin(
   buckets: readonly CountedBucket[],
   start: number,
@@ -40,7 +43,7 @@ export function countsWithin(
 ): OutcomeCounts {
   const sum = noCounts();
   for (const b of buckets) {
-    if (b.bucket >= start && b.bucket + b.size <= end) addCounts(sum, b);
+    if (b.bucket >= start && b.bucket < end) addCounts(sum, b);
   }
   return sum;
 }

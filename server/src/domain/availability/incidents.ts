@@ -40,5 +40,3 @@ export function outageFigures(
     mtbfMs: count === 0 ? null : Math.round(Math.max(0, countedMs - sum) / count),
   };
 }
-
-

@@ -4,3 +4,4 @@ export * from './counts.js';
 export * from './incidents.js';
 export * from './intervals.js';
 export * from './periods.js';
+export * from './maintenance.js';

@@ -1,8 +1,8 @@
 import type { MonitorStats, StatsWindow } from '@pagewatch/contract';
-import { uptimePercent } from '../../domain/percentiles.js';
 import { coarsestSpans } from '../../domain/rollup.js';
 import { rollupSeries, summarizeRollups } from '../../domain/rollup-stats.js';
 import { windowRange } from '../../domain/windows.js';
+import { availabilityOf } from '../availability/over.js';
 import type { ServiceDeps } from '../deps.js';
 import { getMonitor } from '../monitors/get.js';
 
@@ -19,20 +19,25 @@ export async function monitorStats(
 ): Promise<MonitorStats> {
   await getMonitor(deps, monitorId);
   const { from, to, bucketMs, rollup } = windowRange(window, deps.clock.now());
-  const [buckets, sketches] = await Promise.all([
+  const [buckets, sketches, availability] = await Promise.all([
     deps.repos.rollups.buckets(rollup, monitorId, from, to, bucketMs),
     deps.repos.rollups.sketches(monitorId, coarsestSpans(rollup, from, to)),
+    availabilityOf(deps, monitorId, { start: from, end: to + 1 }),
   ]);
   const summary = summarizeRollups(buckets, sketches);
   return {
     window,
     from: new Date(from).toISOString(),
     to: new Date(to).toISOString(),
-    checks: summary.checks,
-    up: summary.up,
-    degraded: summary.degraded,
-    down: summary.down,
-    uptime: uptimePercent(summary.up, summary.degraded, summary.checks),
+    // Counts and uptime from the one computation (maintenance and corrections left out);
+    // the latency figures and the chart show every check.
+    checks: availability.checks,
+    up: availability.up,
+    degraded: availability.degraded,
+    down: availability.down,
+    uptime: availability.uptime,
+    excludedChecks: availability.excludedChecks,
+    downtimeMs: availability.downtimeMs,
     latency: summary.latency,
     bucketMs,
     series: rollupSeries(buckets, bucketMs),

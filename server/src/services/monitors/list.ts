@@ -1,5 +1,5 @@
-import { uptimePercent } from '../../domain/percentiles.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
+import { uptime24h } from '../availability/last-day.js';
 import type { ServiceDeps } from '../deps.js';
 import { maintenanceNow } from '../maintenance/now.js';
 
@@ -11,18 +11,18 @@ export interface MonitorWithUptime {
 }
 
 export async function listMonitors(deps: ServiceDeps): Promise<MonitorWithUptime[]> {
-  const now = deps.clock.now();
-  const [monitors, uptime, inMaintenance] = await Promise.all([
+  const [monitors, inMaintenance] = await Promise.all([
     deps.repos.monitors.list(),
-    deps.repos.monitors.uptime24h(now),
     maintenanceNow(deps),
   ]);
-  const byId = new Map(uptime.map((u) => [u.monitorId, u]));
+  const uptime = await uptime24h(
+    deps,
+    monitors.map((m) => m.id),
+  );
   return monitors.map((monitor) => {
-    const u = byId.get(monitor.id);
     return {
       monitor,
-      uptime24h: u ? uptimePercent(Number(u.up), Number(u.degraded), Number(u.checks)) : null,
+      uptime24h: uptime.get(monitor.id) ?? null,
       maintenance: inMaintenance(monitor.id),
     };
   });

@@ -5,7 +5,7 @@ import {
   type ServerEvent,
 } from '@pagewatch/contract';
 import { RECENT_KEEP } from '../../domain/monitor.js';
-import { uptimePercent } from '../../domain/percentiles.js';
+import { uptime24h } from '../availability/last-day.js';
 import type { ServiceDeps } from '../deps.js';
 import { maintenanceNow } from '../maintenance/now.js';
 import { countByStatus, presentSummary } from './present-summary.js';
@@ -103,13 +103,7 @@ export class MonitorSummaryCache {
     const now = this.deps.clock.now();
     this.uptimeAt = now;
     this.uptimeStale = false;
-    const rows = await this.deps.repos.monitors.uptime24h(now);
-    const seen = new Map(
-      rows.map((u) => [
-        u.monitorId,
-        uptimePercent(Number(u.up), Number(u.degraded), Number(u.checks)),
-      ]),
-    );
+    const seen = await uptime24h(this.deps, [...this.rows.keys()]);
     for (const [id, row] of this.rows) {
       const uptime24h = seen.get(id) ?? null;
       if (row.summary.uptime24h !== uptime24h) this.put({ ...row.summary, uptime24h });
@@ -137,16 +131,9 @@ export class MonitorSummaryCache {
       this.pager.changed(true);
       return;
     }
-    const uptime = await this.deps.repos.monitors.uptime24h(this.deps.clock.now(), id);
+    const uptime = await uptime24h(this.deps, [id]);
     const inMaintenance = await maintenanceNow(this.deps);
-    const u = uptime[0];
-    this.put(
-      presentSummary(
-        m,
-        u ? uptimePercent(Number(u.up), Number(u.degraded), Number(u.checks)) : null,
-        inMaintenance(id),
-      ),
-    );
+    this.put(presentSummary(m, uptime.get(id) ?? null, inMaintenance(id)));
   }
 
   /**

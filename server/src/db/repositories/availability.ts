@@ -1,0 +1,182 @@
+import type { Kysely } from 'kysely';
+import type { CountedBucket, Interval } from '../../domain/availability/index.js';
+import { levelMs, rollupLevels, type Span } from '../../domain/rollup.js';
+import type { DB } from '../schema.js';
+import { tableOf } from './rollups.js';
+
+/** Monitors per statement: a few hundred index ranges, well under both engines' limits. */
+const ID_CHUNK = 500;
+/** Bucket ranges per statement (OR'ed on the primary key). */
+const SPAN_CHUNK = 100;
+
+const chunks = <T>(list: readonly T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+};
+
+export interface CorrectionRecord {
+  id: number;
+  monitorId: number;
+  startsAt: number;
+  endsAt: number;
+  reason: string;
+  createdBy: string;
+  createdAt: number;
+}
+
+export interface OutageRecord extends Interval {
+  monitorId: number;
+  incidentId: number;
+  title: string;
+}
+
+const correctionColumns = [
+  'id',
+  'monitor_id',
+  'starts_at',
+  'ends_at',
+  'reason',
+  'created_by',
+  'created_at',
+] as const;
+
+/** What the one availability computation reads: outcome counts, outages and corrections. */
+export function availabilityRepository(db: Kysely<DB>) {
+  return {
+    /**
+     * The outcome counts of these monitors' rollup buckets that lie in `spans` (bucket starts,
+     * inclusive): one row per stored bucket, at most a statement per level and chunk.
+     */
+    async counts(monitorIds: readonly number[], spans: readonly Span[]): Promise<CountedBucket[]> {
+      const out: CountedBucket[] = [];
+      for (const level of rollupLevels) {
+        const mine = spans.filter((s) => s.level === level);
+        for (const ids of chunks(monitorIds, ID_CHUNK)) {
+          for (const part of chunks(mine, SPAN_CHUNK)) {
+            const rows = await db
+              .selectFrom(tableOf(level))
+              .select(['monitor_id', 'bucket', 'checks', 'up', 'degraded', 'down'])
+              .where('monitor_id', 'in', ids)
+              .where((eb) =>
+                eb.or(
+                  part.map((s) => eb.and([eb('bucket', '>=', s.from), eb('bucket', '<=', s.to)])),
+                ),
+              )
+              .execute();
+            for (const r of rows) {
+              out.push({
+                monitorId: Number(r.monitor_id),
+                bucket: Number(r.bucket),
+                size: levelMs[level],
+                checks: Number(r.checks),
+                up: Number(r.up),
+                degraded: Number(r.degraded),
+                down: Number(r.down),
+              });
+            }
+          }
+        }
+      }
+      return out;
+    },
+
+    /** Outages Pagewatch opened for these monitors that overlap [from, to); open ones end now. */
+    async outages(monitorIds: readonly number[], from: number, to: number, now: number) {
+      const out: OutageRecord[] = [];
+      for (const ids of chunks(monitorIds, ID_CHUNK)) {
+        const rows = await db
+          .selectFrom('incidents')
+          .select(['id', 'monitor_id', 'title', 'started_at', 'resolved_at'])
+          .where('monitor_id', 'in', ids)
+          .where('automatic', '=', 1)
+          .where('started_at', '<', to)
+          .where((eb) => eb.or([eb('resolved_at', 'is', null), eb('resolved_at', '>', from)]))
+          .orderBy('started_at')
+          .execute();
+        for (const r of rows) {
+          out.push({
+            monitorId: Number(r.monitor_id),
+            incidentId: Number(r.id),
+            title: r.title,
+            start: Number(r.started_at),
+            end: r.resolved_at === null ? now : Number(r.resolved_at),
+          });
+        }
+      }
+      return out;
+    },
+
+    /** Corrections of these monitors that overlap [from, to), oldest first. */
+    async corrections(monitorIds: readonly number[], from: number, to: number) {
+      const out: CorrectionRecord[] = [];
+      for (const ids of chunks(monitorIds, ID_CHUNK)) {
+        const rows = await db
+          .selectFrom('availability_corrections')
+          .select(correctionColumns)
+          .where('monitor_id', 'in', ids)
+          .where('starts_at', '<', to)
+          .where('ends_at', '>', from)
+          .orderBy('starts_at')
+          .execute();
+        out.push(...rows.map(toCorrection));
+      }
+      return out;
+    },
+
+    async correction(id: number): Promise<CorrectionRecord | null> {
+      const row = await db
+        .selectFrom('availability_corrections')
+        .select(correctionColumns)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? toCorrection(row) : null;
+    },
+
+    async insertCorrection(c: Omit<CorrectionRecord, 'id'>): Promise<number> {
+      const row = await db
+        .insertInto('availability_corrections')
+        .values({
+          monitor_id: c.monitorId,
+          starts_at: c.startsAt,
+          ends_at: c.endsAt,
+          reason: c.reason,
+          created_by: c.createdBy,
+          created_at: c.createdAt,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
+
+    async removeCorrection(id: number): Promise<boolean> {
+      const res = await db
+        .deleteFrom('availability_corrections')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(res.numDeletedRows) > 0;
+    },
+  };
+}
+
+type CorrectionRow = {
+  id: number;
+  monitor_id: number;
+  starts_at: number;
+  ends_at: number;
+  reason: string;
+  created_by: string;
+  created_at: number;
+};
+
+const toCorrection = (r: CorrectionRow): CorrectionRecord => ({
+  id: Number(r.id),
+  monitorId: Number(r.monitor_id),
+  startsAt: Number(r.starts_at),
+  endsAt: Number(r.ends_at),
+  reason: r.reason,
+  createdBy: r.created_by,
+  createdAt: Number(r.created_at),
+});
+
+export type AvailabilityRepository = ReturnType<typeof availabilityRepository>;
