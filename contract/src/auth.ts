@@ -41,6 +41,11 @@ export const Me = z.object({
   name: z.string(),
   role: Role,
   totpEnabled: z.boolean(),
+  /**
+   * True while an account policy asks for a second factor this person has not set up: the API
+   * answers `second_factor_required` until they add a TOTP app or a passkey (ADR 51).
+   */
+  secondFactorRequired: z.boolean().default(false),
   createdAt: z.iso.datetime(),
   lastLoginAt: z.iso.datetime().nullable(),
 });
@@ -55,7 +60,13 @@ export type Session = z.infer<typeof Session>;
 
 export const LoginResult = z.discriminatedUnion('status', [
   z.object({ status: z.literal('signed_in'), session: Session }),
-  z.object({ status: z.literal('totp_required'), challenge: z.string() }),
+  z.object({
+    /** A second factor is needed: the name predates passkeys, which `methods` may offer. */
+    status: z.literal('totp_required'),
+    challenge: z.string(),
+    /** What the second step takes: a TOTP code (or a recovery code) and/or a passkey. */
+    methods: z.array(z.enum(['totp', 'passkey'])).default(['totp']),
+  }),
 ]);
 export type LoginResult = z.infer<typeof LoginResult>;
 

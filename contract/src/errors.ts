@@ -7,6 +7,11 @@ import { z } from 'zod';
 export const problemTypes = {
   validation_failed: 400,
   unauthenticated: 401,
+  /**
+   * An account policy asks for a second factor this person has not set up yet (ADR 51); before
+   * `forbidden` so a bare 403 still maps to `forbidden`.
+   */
+  second_factor_required: 403,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,

@@ -105,12 +105,19 @@ export const RetentionSettings = z
   });
 export type RetentionSettings = z.infer<typeof RetentionSettings>;
 
+/** Account policies (ADR 51): a second factor for everyone signing in with a password. */
+export const SecuritySettings = z.strictObject({
+  requireSecondFactor: z.boolean(),
+});
+export type SecuritySettings = z.infer<typeof SecuritySettings>;
+
 /** Every stored group and its schema; the backup schedule joins here as `backups`. */
 export const settingsGroups = {
   general: GeneralSettings,
   retention: RetentionSettings,
   /** The system mail channel for account links (ADR 34). */
   mail: MailSettings,
+  security: SecuritySettings,
 } as const;
 export type SettingsGroup = keyof typeof settingsGroups;
 
@@ -119,6 +126,7 @@ export const settingsDefaults: { [G in SettingsGroup]: z.infer<(typeof settingsG
   general: { instanceName: 'Pagewatch', timeZone: 'UTC' },
   retention: { rawDays: 30, minuteRollupDays: 90, hourRollupDays: 730, dayRollupDays: null },
   mail: { systemChannelId: null },
+  security: { requireSecondFactor: false },
 };
 
 /** Settings as the API answers them: every group, plus what the environment fixes. */
@@ -126,6 +134,7 @@ export const Settings = z.object({
   general: GeneralSettings,
   retention: RetentionSettings,
   mail: MailSettings,
+  security: SecuritySettings,
   /** Deployment facts shown beside the settings; changed only where the server starts. */
   environment: z.object({
     /** PAGEWATCH_PUBLIC_URL, or null when it is not set. */
@@ -140,6 +149,7 @@ export const SettingsUpdate = z
     general: GeneralSettings.optional(),
     retention: RetentionSettings.optional(),
     mail: MailSettings.optional(),
+    security: SecuritySettings.optional(),
   })
   .refine((u) => Object.values(u).some((g) => g !== undefined), 'Send at least one group');
 export type SettingsUpdate = z.infer<typeof SettingsUpdate>;

@@ -2,7 +2,15 @@ import { roleRank, type Role } from '@pagewatch/contract';
 
 /** Who is asking: the subject of every permission check and audit line. */
 export type Actor =
-  | { type: 'user'; id: number; role: Role; label: string; sessionHash: string }
+  | {
+      type: 'user';
+      id: number;
+      role: Role;
+      label: string;
+      sessionHash: string;
+      /** Whether the person has a TOTP app or a passkey (the second-factor policy, ADR 51). */
+      secondFactor?: boolean;
+    }
   | { type: 'api_key'; id: number; role: Role; label: string; userId: number }
   | { type: 'system'; label: string }
   | { type: 'anonymous' };

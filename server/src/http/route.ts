@@ -13,6 +13,8 @@ export type Access = 'public' | 'viewer' | 'editor' | 'admin' | 'owner';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** Open to a person the second-factor policy is sending to enrol (ADR 51). */
+    duringEnrolment?: boolean;
   }
 }
 
@@ -23,6 +25,11 @@ export interface RouteDef<P, Q, B> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   access: Access;
+  /**
+   * Answers a signed-in person who still has to set up a second factor the policy requires
+   * (their session, sign-out, enrolment); every other route refuses them (ADR 51).
+   */
+  duringEnrolment?: boolean;
   summary: string;
   tag: string;
   params?: P;
@@ -83,7 +90,7 @@ export class ApiRegistry {
     app.route({
       method: def.method,
       url: def.url,
-      config: { access: def.access },
+      config: { access: def.access, duringEnrolment: def.duringEnrolment === true },
       ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
       handler: async (request, reply) => {
         const params = parse(

@@ -11,6 +11,7 @@ const EVERY_MS = 15 * 60_000;
 export async function housekeeping(repos: Repositories, clock: Clock): Promise<void> {
   const now = clock.now();
   await repos.sessions.removeExpired(now);
+  await repos.passkeys.removeExpiredChallenges(now);
   await repos.loginFailures.prune(now - Math.max(LOGIN_WINDOW_MS, RESET_LIMITS.windowMs));
 }
 

@@ -16,6 +16,11 @@ const PUBLIC_API = new Set([
   'POST /api/v1/auth/setup',
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/login/totp',
+  // Passkeys (ADR 50): the signed assertion is the proof; the options only carry a challenge.
+  'POST /api/v1/auth/passkeys/sign-in/options',
+  'POST /api/v1/auth/passkeys/sign-in',
+  'POST /api/v1/auth/login/passkey/options',
+  'POST /api/v1/auth/login/passkey',
   // Getting back in and joining (ADR 34): the link's token is the proof, the request the ask.
   'POST /api/v1/auth/password-reset/request',
   'POST /api/v1/auth/password-reset/check',

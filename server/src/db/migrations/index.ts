@@ -34,6 +34,8 @@ import { escalation } from './027-escalation.js';
 import { oncall } from './028-oncall.js';
 import { monitorParents } from './029-monitor-parents.js';
 import { alertGroups } from './030-alert-groups.js';
+import { passkeys } from './033-passkeys.js';
+import { webauthnChallenges } from './034-webauthn-challenges.js';
 import { availabilityCorrections } from './037-availability-corrections.js';
 import { locations } from './039-locations.js';
 import { locationVerdicts } from './041-location-verdicts.js';
@@ -76,6 +78,8 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '028-oncall': oncall(engine),
     '029-monitor-parents': monitorParents(),
     '030-alert-groups': alertGroups(engine),
+    '033-passkeys': passkeys(engine),
+    '034-webauthn-challenges': webauthnChallenges(),
     '037-availability-corrections': availabilityCorrections(engine),
     '039-locations': locations(engine),
     '041-location-verdicts': locationVerdicts(),

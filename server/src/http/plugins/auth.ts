@@ -19,6 +19,10 @@ import {
   type StartedSession,
 } from '../../services/auth/sessions.js';
 import type { ServiceDeps } from '../../services/deps.js';
+import {
+  enrolmentRequired,
+  secondFactorRequiredByPolicy,
+} from '../../services/auth/second-factor-policy.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -87,6 +91,14 @@ export async function registerAuth(
         throw forbidden('The CSRF token is missing or out of date; reload the page and try again');
       }
     }
+    // A session without a second factor the policy requires may only enrol (API keys are exempt).
+    if (
+      actor.type === 'user' &&
+      actor.secondFactor === false &&
+      !request.routeOptions.config?.duringEnrolment &&
+      (await secondFactorRequiredByPolicy(deps))
+    )
+      throw enrolmentRequired();
     request.ctx = { actor, ip: request.ip, userAgent };
     // What authentication cost, for dev tools and the benchmark: development only, since the
     // figure tells a cached credential from one just looked up.

@@ -6,6 +6,7 @@ const titles: Record<ProblemType, string> = {
   validation_failed: 'Some of what was sent is not valid',
   unauthenticated: 'Sign in to continue',
   forbidden: 'You are not allowed to do this',
+  second_factor_required: 'Set up a second factor to continue',
   not_found: 'Not found',
   method_not_allowed: 'This address does not take this method',
   request_timeout: 'The request took too long to arrive',

@@ -17,7 +17,7 @@ const WRONG = 'Email or password is incorrect';
 
 export type LoginOutcome =
   | { status: 'signed_in'; user: UserRecord; session: StartedSession }
-  | { status: 'totp_required'; challenge: string };
+  | { status: 'totp_required'; challenge: string; methods: ('totp' | 'passkey')[] };
 
 export async function login(
   deps: ServiceDeps,
@@ -46,14 +46,20 @@ export async function login(
     );
     throw unauthenticated(WRONG);
   }
-  if (user.totpEnabled) {
+  await assertPasswordAllowed(deps, user);
+  // A passkey serves as the second factor as well as a TOTP app (ADR 50).
+  const methods: ('totp' | 'passkey')[] = [
+    ...(user.totpEnabled ? (['totp'] as const) : []),
+    ...((await deps.repos.passkeys.countForUser(user.id)) > 0 ? (['passkey'] as const) : []),
+  ];
+  if (methods.length > 0) {
     const challenge = randomToken();
     await deps.repos.sessions.insertChallenge(
       sha256(challenge),
       user.id,
       deps.clock.now() + CHALLENGE_MS,
     );
-    return { status: 'totp_required', challenge };
+    return { status: 'totp_required', challenge, methods };
   }
   await deps.repos.loginFailures.clear(subjects[0]!);
   await audit(
@@ -80,11 +86,13 @@ export async function loginTotp(
     throw unauthenticated('This sign-in has expired; enter your password again');
   }
   const user = await deps.repos.users.findById(c.userId);
-  if (!user || user.disabled || !user.totpEnabled || !user.totpSecret) throw unauthenticated(WRONG);
+  // Recovery codes also stand in for a passkey, so an account with only passkeys gets here too.
+  if (!user || user.disabled || (!user.totpEnabled && user.recoveryCodeHashes.length === 0))
+    throw unauthenticated(WRONG);
   // Challenges fetched before any failure would otherwise each grant fresh guesses at the code.
   await assertNotThrottled(deps, subjectsFor(deps, user.email, ctx.ip));
-  const secret = deps.secrets.open(user.totpSecret);
-  const step = totpStep(secret, input.code.trim(), now, user.totpLastStep);
+  const secret = user.totpEnabled && user.totpSecret ? deps.secrets.open(user.totpSecret) : null;
+  const step = secret ? totpStep(secret, input.code.trim(), now, user.totpLastStep) : null;
   let valid = step !== null;
   if (valid) await deps.repos.users.update(user.id, { totpLastStep: step }, now);
   if (!valid) {

@@ -3,6 +3,7 @@ import type { Actor, RequestContext } from '../../domain/actor.js';
 import { randomToken, sha256 } from '../../lib/crypto.js';
 import type { UserRecord } from '../../db/repositories/users.js';
 import type { ServiceDeps } from '../deps.js';
+import { hasSecondFactor } from './second-factor-policy.js';
 
 export const SESSION_COOKIE = 'pw_session';
 /** SPEC §9: 30 days absolute, 7 days idle. */
@@ -63,6 +64,7 @@ async function readSession(deps: ServiceDeps, idHash: string, now: number) {
     role: user.role,
     label: user.email,
     sessionHash: idHash,
+    secondFactor: await hasSecondFactor(deps, user),
   };
   return { actor, validUntil, session };
 }

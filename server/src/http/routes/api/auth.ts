@@ -24,6 +24,8 @@ import type { ServiceDeps } from '../../../services/deps.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../plugins/auth.js';
 import type { ApiRegistry } from '../../route.js';
 import { accountRoutes } from './accounts.js';
+import { mustEnrolSecondFactor } from '../../../services/auth/second-factor-policy.js';
+import { passkeyRoutes } from './passkeys.js';
 import { resetByMailAvailable } from '../../../services/accounts/password-reset.js';
 
 const tag = 'auth';
@@ -89,7 +91,10 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
       setSessionCookie(request, reply, outcome.session);
       return {
         status: 'signed_in',
-        session: { user: presentMe(outcome.user), csrfToken: outcome.session.csrfToken },
+        session: {
+          user: presentMe(outcome.user, await mustEnrolSecondFactor(deps, outcome.user)),
+          csrfToken: outcome.session.csrfToken,
+        },
       };
     },
   });
@@ -117,6 +122,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     operationId: 'getSession',
     errors: [403],
     access: 'viewer',
+    duringEnrolment: true,
     tag,
     summary: 'The signed-in person and the CSRF token for this session',
     responses: { 200: Session },
@@ -125,7 +131,10 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
         throw forbidden('API keys have no session; use the API directly');
       const user = await deps.repos.users.findById(ctx.actor.id);
       if (!user) throw notFound('Account');
-      return { user: presentMe(user), csrfToken: csrfTokenFor(deps, ctx.actor.sessionHash) };
+      return {
+        user: presentMe(user, await mustEnrolSecondFactor(deps, user)),
+        csrfToken: csrfTokenFor(deps, ctx.actor.sessionHash),
+      };
     },
   });
 
@@ -133,6 +142,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     method: 'POST',
     url: `${base}/logout`,
     operationId: 'logout',
+    duringEnrolment: true,
     access: 'viewer',
     tag,
     summary: 'Sign out of this session',
@@ -148,6 +158,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     method: 'POST',
     url: `${base}/logout-all`,
     operationId: 'logoutEverywhere',
+    duringEnrolment: true,
     access: 'viewer',
     tag,
     summary: 'Sign out everywhere: end every session of this person',
@@ -179,6 +190,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     method: 'POST',
     url: `${base}/totp/enrol`,
     operationId: 'startTotpEnrolment',
+    duringEnrolment: true,
     errors: [409],
     access: 'viewer',
     tag,
@@ -191,6 +203,7 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     method: 'POST',
     url: `${base}/totp/confirm`,
     operationId: 'confirmTotp',
+    duringEnrolment: true,
     errors: [409],
     access: 'viewer',
     tag,
@@ -219,4 +232,5 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
   });
 
   accountRoutes(app, api, deps);
+  passkeyRoutes(app, api, deps);
 }
