@@ -16,6 +16,7 @@ import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerSpa } from './http/plugins/spa.js';
 import { ApiRegistry, type Access } from './http/route.js';
 import { authRoutes } from './http/routes/api/auth.js';
+import { oidcRoutes } from './http/routes/api/oidc.js';
 import { backupRoutes } from './http/routes/api/backup.js';
 import { clusterRoutes } from './http/routes/api/cluster.js';
 import { settingsRoutes } from './http/routes/api/settings.js';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register((child) => subscribeRoutes(child, deps.services));
   await app.register((child) => ackRoutes(child, deps.services));
   authRoutes(app, api, deps.services);
+  oidcRoutes(app, api, deps.services);
   userRoutes(app, api, deps.services);
   monitorRoutes(app, api, deps.services);
   monitorBadgeRoutes(app, api, deps.services);

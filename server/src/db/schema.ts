@@ -53,8 +53,6 @@ export interface MonitorsTable {
   /** When that round was due: the result-write guard orders results by (this, last_attempt). */
   last_round_due: Millis | null;
   last_attempt: number | null;
-  /** k of "down when k of its locations fail" (migration 041); null: a majority of those reporting. */
-  location_quorum: number | null;
   /** Its key in configuration files (migration 018); null until exported or applied. */
   config_key: string | null;
   /** 1 while applied from a configuration document: read-only in the UI. */
@@ -82,10 +80,6 @@ export interface CheckResultsTable {
   cert_expires_at: Millis | null;
   /** The monitor's round this result belongs to (migration 014); null for older rows. */
   round: number | null;
-  /** Where the check ran (migration 041): `local` for the built-in scheduler. */
-  location_id: Generated<string>;
-  /** A location's round on the server's grid, unique per (monitor, location); null for local rows. */
-  location_round: number | null;
 }
 
 /** A browser check's measurements beside its result (migration 009). */
@@ -140,17 +134,6 @@ export interface StatusFlipsTable {
   message: string | null;
 }
 
-export interface AvailabilityCorrectionsTable {
-  id: Generated<number>;
-  monitor_id: number;
-  starts_at: Millis;
-  ends_at: Millis;
-  reason: string;
-  /** Who added it, as the audit log names them. */
-  created_by: string;
-  created_at: Millis;
-}
-
 export interface UsersTable {
   id: Generated<number>;
   email: string;
@@ -188,29 +171,6 @@ export interface LoginChallengesTable {
   user_id: number;
   expires_at: Millis;
   attempts: Generated<number>;
-}
-
-/** A person's passkey (migration 033, ADR 50). */
-export interface PasskeysTable {
-  id: Generated<number>;
-  user_id: number;
-  credential_id: string;
-  public_key: string;
-  counter: Millis;
-  transports: Generated<string>;
-  backed_up: Generated<number>;
-  name: string;
-  created_at: Millis;
-  last_used_at: Millis | null;
-}
-
-/** A WebAuthn ceremony started and not yet answered (migration 034). */
-export interface WebauthnChallengesTable {
-  id_hash: string;
-  purpose: string;
-  user_id: number | null;
-  login_challenge_hash: string | null;
-  expires_at: Millis;
 }
 
 export interface ApiKeysTable {
@@ -355,26 +315,6 @@ export interface AlertBatchItemsTable {
   idempotency_key: string;
   payload: string;
   created_at: number;
-}
-
-/** Where a monitor is checked (migration 041); no rows: `local` only. */
-export interface MonitorLocationsTable {
-  monitor_id: number;
-  location_id: string;
-}
-
-/** Each location's latest live verdict on a monitor, which the quorum reads (migration 041). */
-export interface MonitorLocationVerdictsTable {
-  monitor_id: number;
-  location_id: string;
-  /** The round's due time on the server's grid. */
-  round_at: Millis;
-  /** The location's own outcome: up, degraded or down. */
-  status: string;
-  latency_us: number | null;
-  checked_at: Millis;
-  error_code: string | null;
-  error_message: string | null;
 }
 
 export interface MonitorParentsTable {
@@ -654,8 +594,6 @@ export interface DB {
   notification_channels: NotificationChannelsTable;
   monitor_channels: MonitorChannelsTable;
   monitor_parents: MonitorParentsTable;
-  monitor_locations: MonitorLocationsTable;
-  monitor_location_verdicts: MonitorLocationVerdictsTable;
   monitor_grouping: MonitorGroupingTable;
   alert_batches: AlertBatchesTable;
   alert_batch_items: AlertBatchItemsTable;
@@ -668,8 +606,6 @@ export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
   login_challenges: LoginChallengesTable;
-  passkeys: PasskeysTable;
-  webauthn_challenges: WebauthnChallengesTable;
   api_keys: ApiKeysTable;
   login_failures: LoginFailuresTable;
   audit_events: AuditEventsTable;
@@ -680,11 +616,64 @@ export interface DB {
   rollup_hour: RollupTable;
   rollup_day: RollupTable;
   status_flips: StatusFlipsTable;
-  availability_corrections: AvailabilityCorrectionsTable;
   incidents: IncidentsTable;
   incident_monitors: IncidentMonitorsTable;
   incident_updates: IncidentUpdatesTable;
   settings: SettingsTable;
   account_tokens: AccountTokensTable;
   deleted_users: DeletedUsersTable;
+  oidc_providers: OidcProvidersTable;
+  oidc_identities: OidcIdentitiesTable;
+  oidc_flows: OidcFlowsTable;
+  oidc_sessions: OidcSessionsTable;
+}
+
+/** OpenID Connect providers (migration 031, ADR 48); client_secret sealed with the instance key. */
+export interface OidcProvidersTable {
+  id: Generated<number>;
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string | null;
+  scopes: string;
+  email_claim: string;
+  name_claim: string;
+  groups_claim: string | null;
+  default_role: string;
+  sign_up: string;
+  /** JSON OidcRoleMapping[]. */
+  role_mappings: string;
+  /** JSON string[]. */
+  allowed_domains: string;
+  enabled: number;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** A provider's subject linked to an account (migration 031). */
+export interface OidcIdentitiesTable {
+  provider_id: number;
+  subject: string;
+  user_id: number;
+  created_at: Millis;
+}
+
+/** A started OIDC sign-in, spent by its callback (migration 031); code_verifier sealed. */
+export interface OidcFlowsTable {
+  id_hash: string;
+  provider_id: number;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  redirect_uri: string;
+  return_to: string;
+  expires_at: Millis;
+}
+
+/** A session begun through OIDC and its sealed ID token, for RP-initiated logout (migration 032). */
+export interface OidcSessionsTable {
+  session_hash: string;
+  provider_id: number;
+  id_token: string;
+  expires_at: Millis;
 }

@@ -34,11 +34,9 @@ import { escalation } from './027-escalation.js';
 import { oncall } from './028-oncall.js';
 import { monitorParents } from './029-monitor-parents.js';
 import { alertGroups } from './030-alert-groups.js';
-import { passkeys } from './033-passkeys.js';
-import { webauthnChallenges } from './034-webauthn-challenges.js';
-import { availabilityCorrections } from './037-availability-corrections.js';
+import { oidcProviders } from './031-oidc-providers.js';
+import { oidcSessions } from './032-oidc-sessions.js';
 import { locations } from './039-locations.js';
-import { locationVerdicts } from './041-location-verdicts.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -78,11 +76,9 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '028-oncall': oncall(engine),
     '029-monitor-parents': monitorParents(),
     '030-alert-groups': alertGroups(engine),
-    '033-passkeys': passkeys(engine),
-    '034-webauthn-challenges': webauthnChallenges(),
-    '037-availability-corrections': availabilityCorrections(engine),
+    '031-oidc-providers': oidcProviders(engine),
+    '032-oidc-sessions': oidcSessions(),
     '039-locations': locations(engine),
-    '041-location-verdicts': locationVerdicts(),
   };
 }
 

@@ -14,9 +14,7 @@ import { configKeysRepository } from './config-keys.js';
 import { deliveriesRepository } from './deliveries.js';
 import { OutboxSignal } from '../../lib/outbox-signal.js';
 import { locationsRepository } from './locations.js';
-import { locationResultsRepository } from './location-results.js';
 import { loginFailuresRepository } from './login-failures.js';
-import { availabilityRepository } from './availability.js';
 import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
 import { monitorBulkRepository } from './monitor-bulk.js';
@@ -32,12 +30,12 @@ import { retentionRepository } from './retention.js';
 import { rollupsRepository } from './rollup-reads.js';
 import { rollupImportRepository } from './rollup-import.js';
 import { sessionsRepository } from './sessions.js';
-import { passkeysRepository } from './passkeys.js';
 import { settingsRepository } from './settings.js';
 import { statusPagesRepository } from './status-pages.js';
 import { statusSubscribersRepository } from './status-subscribers.js';
 import { statusPublicRepository } from './status-public.js';
 import { usersRepository } from './users.js';
+import { oidcRepository } from './oidc.js';
 
 export function repositories(database: Database) {
   // Rung by the repositories that queue alerts, once their transaction committed.
@@ -54,17 +52,15 @@ export function repositories(database: Database) {
     results: resultsRepository(database.db, database.engine, outbox),
     browserRuns: browserRunsRepository(database.db),
     rollups: rollupsRepository(database.db),
-    availability: availabilityRepository(database.db),
     rollupImport: rollupImportRepository(database.db, database.engine),
     retention: retentionRepository(database.db),
     users: usersRepository(database.db, database.engine),
     sessions: sessionsRepository(database.db),
-    passkeys: passkeysRepository(database.db),
     apiKeys: apiKeysRepository(database.db),
     loginFailures: loginFailuresRepository(database.db),
     locations: locationsRepository(database.db),
-    locationResults: locationResultsRepository(database.db, database.engine),
     accountTokens: accountTokensRepository(database.db),
+    oidc: oidcRepository(database.db),
     audit: auditRepository(database.db),
     incidents: incidentsRepository(database.db, outbox),
     maintenance: maintenanceRepository(database.db, outbox),
