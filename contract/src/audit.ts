@@ -15,6 +15,7 @@ export const auditAreas = {
   escalation_policy: 'Escalation',
   escalation: 'Escalation',
   oncall_schedule: 'Escalation',
+  slo: 'SLOs',
   settings: 'Settings',
   oidc_provider: 'Settings',
   backup: 'Settings',
@@ -136,6 +137,9 @@ export const auditActionWording = {
   'oncall_schedule.created': { label: 'Created an on-call schedule', verb: 'created' },
   'oncall_schedule.updated': { label: 'Changed an on-call schedule', verb: 'changed' },
   'oncall_schedule.deleted': { label: 'Deleted an on-call schedule', verb: 'deleted' },
+  'slo.created': { label: 'Created an SLO', verb: 'created' },
+  'slo.updated': { label: 'Changed an SLO', verb: 'changed' },
+  'slo.deleted': { label: 'Deleted an SLO', verb: 'deleted' },
   'settings.updated': { label: 'Changed settings', verb: 'changed the settings' },
   'settings.ownership_transferred': {
     label: 'Transferred ownership',

@@ -257,6 +257,8 @@ export const alertEventKinds = [
   'incident.created',
   'incident.updated',
   'incident.resolved',
+  'slo.burning',
+  'slo.recovered',
   'test',
 ] as const;
 export const AlertEventKind = z.enum(alertEventKinds);
@@ -339,6 +341,27 @@ export const AlertEvent = z.object({
       members: z.array(
         z.object({ id: z.number().int(), name: z.string(), status: MonitorStatus.nullable() }),
       ),
+    })
+    .nullable()
+    .optional(),
+  /**
+   * Set for `slo.burning` and `slo.recovered` (ADR 53): the SLO, the rule that breached, the
+   * budget left and when it runs out at the last hour's burn rate.
+   */
+  slo: z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      subject: z.string(),
+      target: z.number(),
+      severity: z.enum(['page', 'ticket']).nullable(),
+      rule: z
+        .object({ budgetPercent: z.number(), longMs: z.number(), shortMs: z.number() })
+        .nullable(),
+      burnRate: z.number().nullable(),
+      remainingMs: z.number(),
+      remainingPercent: z.number(),
+      exhaustionMs: z.number().nullable(),
     })
     .nullable()
     .optional(),

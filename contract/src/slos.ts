@@ -121,3 +121,5 @@ export const SloListQuery = z.object({
   monitorId: z.coerce.number().int().positive().optional(),
 });
 export type SloListQuery = z.infer<typeof SloListQuery>;
+
+export const SloIdParams = z.strictObject({ id: z.coerce.number().int().positive() });

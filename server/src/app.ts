@@ -33,6 +33,7 @@ import { configStatusRoutes } from './http/routes/api/config-status.js';
 import { deliveryRoutes } from './http/routes/api/deliveries.js';
 import { escalationRoutes } from './http/routes/api/escalation.js';
 import { oncallRoutes } from './http/routes/api/oncall.js';
+import { sloRoutes } from './http/routes/api/slos.js';
 import { icalRoutes } from './http/routes/public/ical.js';
 import { ackRoutes } from './http/routes/public/ack.js';
 import { dependencyRoutes } from './http/routes/api/dependencies.js';
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   deliveryRoutes(app, api, deps.services);
   escalationRoutes(app, api, deps.services);
   oncallRoutes(app, api, deps.services);
+  sloRoutes(app, api, deps.services);
   icalRoutes(app, deps.services);
   clusterRoutes(app, api, deps.services);
   settingsRoutes(app, api, deps.services);

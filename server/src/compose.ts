@@ -35,6 +35,8 @@ import { loadSecretKey } from './lib/secret-key.js';
 import { AuthCache } from './services/auth/cache.js';
 import { subscriberSender } from './notify/subscriber-sender.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
+import { startSloJob, type SloJobOptions } from './slos/job.js';
+import { SloCounterStore } from './slos/store.js';
 import { startScheduledBackups } from './jobs/backups.js';
 import { registerBackupMetrics } from './services/metrics/backup-metrics.js';
 import { registerConfigFileMetrics } from './services/config-file/status.js';
@@ -96,6 +98,8 @@ export interface ComposeOptions {
   escalation?: Partial<EscalationJobOptions>;
   /** The grouping timer (ADR 42): tests shorten its poll. */
   alertGroups?: Partial<AlertGroupJobOptions>;
+  /** The SLO burn-rate evaluator (ADR 53): tests shorten its tick. */
+  slos?: Partial<SloJobOptions>;
   /**
    * Lease timings and partition options (tests shorten them; ADR 21). `overlap` makes the
    * scheduler check every monitor whatever it owns: only the tests of the result write's
@@ -211,6 +215,9 @@ export async function composePagewatch(
   const alertGroupsLease = config.roles.includes('notifier')
     ? singletons.lease('alert-groups')
     : null;
+  // Burn rates are judged once per deployment, where alerts are sent (ADR 53).
+  const slosLease = config.roles.includes('notifier') ? singletons.lease('slos') : null;
+  const sloCounters = new SloCounterStore(() => clock.now());
   // On PostgreSQL the others hear of a join, a leave or a release at once, not at their next tick.
   bridge?.onClusterWake(() => member.wake());
   member.on('peers', () => bridge?.wakeCluster());
@@ -305,6 +312,7 @@ export async function composePagewatch(
   revocations.subscribe(({ userId }) => authCache.evictUser(userId));
   const services: ServiceDeps = {
     repos,
+    sloCounters,
     hub,
     clock,
     trigger: engine,
@@ -374,6 +382,7 @@ export async function composePagewatch(
   let configFile: SingletonJob | null = null;
   let escalations: SingletonJob | null = null;
   let alertGroups: SingletonJob | null = null;
+  let slos: SingletonJob | null = null;
   return {
     app,
     engine,
@@ -421,6 +430,13 @@ export async function composePagewatch(
           logger,
         );
       }
+      if (slosLease) {
+        slos = runWhileHeld(
+          slosLease,
+          () => startSloJob(services, sloCounters, logger, { tickMs: 60_000, ...options.slos }),
+          logger,
+        );
+      }
       const files = config.configFile;
       if (configFileLease && files) {
         configFile = runWhileHeld(
@@ -453,6 +469,7 @@ export async function composePagewatch(
         await configFile?.stop();
         await escalations?.stop();
         await alertGroups?.stop();
+        await slos?.stop();
         await app.close();
         await engine?.stop();
         // After the engine: the last results' alerts are queued, and sent if there is time.

@@ -579,7 +579,30 @@ export interface ProbeTokensTable {
   revoked_at: Millis | null;
 }
 
+export interface SlosTable {
+  id: Generated<number>;
+  name: string;
+  subject_kind: string;
+  monitor_id: number | null;
+  tag: string | null;
+  status_page_id: number | null;
+  target: number;
+  window: string;
+  time_zone: string;
+  count_degraded: number;
+  exclude_maintenance: number;
+  latency_percent: number | null;
+  latency_threshold_ms: number | null;
+  alerts: number;
+  /** The open burn-rate alert's severity ('page' | 'ticket'); null when none is open. */
+  alert_state: string | null;
+  alert_since: Millis | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
 export interface DB {
+  slos: SlosTable;
   locations: LocationsTable;
   probes: ProbesTable;
   probe_tokens: ProbeTokensTable;

@@ -10,6 +10,7 @@ import type { AuthCache } from './auth/cache.js';
 import type { MaintenanceIndex } from './maintenance/live-index.js';
 import type { MonitorSummaryCache } from './monitors/summary-cache.js';
 import type { SettingsStore } from './settings/store.js';
+import type { CounterSource } from './slos/figures.js';
 
 /**
  * Asks this process's check engine to run a monitor now; absent when it runs no scheduler.
@@ -44,6 +45,8 @@ export interface ServiceDeps {
   summaries?: MonitorSummaryCache | null;
   /** Which monitors are in an active maintenance window; absent in tests that don't need it. */
   maintenance?: MaintenanceIndex | null;
+  /** The SLO evaluator's live burn-rate counters where this process runs it (ADR 53). */
+  sloCounters?: CounterSource | null;
   /** PAGEWATCH_ALLOW_PRIVATE_SUBSCRIBER_WEBHOOKS: visitors may name private webhook hosts. */
   allowPrivateSubscriberWebhooks?: boolean;
   /** PAGEWATCH_BLOCK_PRIVATE_NOTIFY_TARGETS, for sends made by a service ("send test"). */

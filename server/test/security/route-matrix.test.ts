@@ -80,6 +80,8 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   escalations: { read: 'viewer', write: 'editor' },
   // Who is on call is everyone's business; the rota is set by admins.
   'oncall-schedules': { read: 'viewer', write: 'admin' },
+  // Everyone sees the promises and their budgets; editors set them, like monitors (ADR 52).
+  slos: { read: 'viewer', write: 'editor' },
   export: { read: 'admin', write: 'admin' },
   import: { read: 'admin', write: 'admin' },
   // Configuration as code: export, plan and apply are the export/import of SPEC §6.
@@ -355,6 +357,19 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
         const overrides = o.json<{ overrides: { id: number }[] }>().overrides;
         return url.replace(':id', String(id)).replace(':overrideId', String(overrides[0]!.id));
       }
+    } else if (resource === 'slos') {
+      // A fresh one each time: the call may delete it.
+      const m = await t.inject({ method: 'POST', url: '/api/v1/monitors', payload: monitorInput() });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/api/v1/slos',
+        payload: {
+          name: `Matrix fixture ${++seq}`,
+          subject: { kind: 'monitor', monitorId: m.json<{ id: number }>().id },
+          target: 99.9,
+        },
+      });
+      id = res.json<{ id: number }>().id;
     } else if (resource === 'escalations') {
       // Need not exist: access is decided before the lookup answers 404.
       id = 1;

@@ -45,6 +45,7 @@ export const BACKUP_TABLES: readonly string[] = [
   'status_page_sections',
   'status_page_components',
   'status_subscribers',
+  'slos',
   'deliveries',
   'escalations',
   'alert_batches',

@@ -24,6 +24,7 @@ import { alertGroupsRepository } from './alert-groups.js';
 import { deliveryLogRepository } from './delivery-log.js';
 import { escalationsRepository } from './escalations.js';
 import { oncallRepository } from './oncall.js';
+import { slosRepository } from './slos.js';
 import { notificationChannelsRepository } from './notification-channels.js';
 import { resultsRepository } from './results.js';
 import { retentionRepository } from './retention.js';
@@ -71,6 +72,7 @@ export function repositories(database: Database) {
     deliveryLog: deliveryLogRepository(database.db),
     escalations: escalationsRepository(database.db),
     oncall: oncallRepository(database.db),
+    slos: slosRepository(database.db),
     statusPublic: statusPublicRepository(database.db),
     cluster: clusterRepository(database.db, database.engine),
     checkRequests: checkRequestsRepository(database.db, database.engine),

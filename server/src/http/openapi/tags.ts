@@ -29,6 +29,10 @@ export const tags = [
     name: 'escalation',
     description: 'Escalation policies and acknowledging the outages they route.',
   },
+  {
+    name: 'slos',
+    description: 'Service level objectives: attainment, error budget and burn-rate alerts.',
+  },
   { name: 'events', description: 'Live results and status changes as Server-Sent Events.' },
   { name: 'users', description: 'Accounts and their roles (admins and owners).' },
   {
@@ -98,6 +102,7 @@ const management = [
   'notification-channels',
   'deliveries',
   'escalation',
+  'slos',
   'events',
   'users',
   'api-keys',

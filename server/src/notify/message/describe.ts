@@ -1,6 +1,7 @@
 import type { AlertEvent } from '@pagewatch/contract';
 import type { Escape } from './escape.js';
 import { groupWording } from './group-wording.js';
+import { sloFields, sloWording } from './slo-wording.js';
 import { formatTime, humanDuration, phaseLabel, type Tone } from './format.js';
 
 export interface MessageField {
@@ -51,6 +52,7 @@ function eventFields(e: AlertEvent): MessageField[] {
     f.push(['Incident', e.incident.title], ['State', e.incident.state]);
     f.push(['Severity', e.incident.severity]);
   }
+  f.push(...sloFields(e));
   f.push(['At', formatTime(e.at)]);
   return f.filter(([, v]) => v).map(([label, value]) => ({ label, value: value! }));
 }
@@ -153,6 +155,8 @@ export function describeEvent(e: AlertEvent): Description {
     };
   } else if (e.kind.startsWith('incident.') && e.incident) {
     wording = incidentWording(e);
+  } else if (e.slo && sloWording(e)) {
+    wording = sloWording(e)!;
   } else {
     wording = groupWording(e) ?? monitorWording(e, e.monitor?.name ?? 'A monitor');
   }

@@ -29,6 +29,8 @@ const eventLabels: Record<string, string> = {
   'incident.created': 'Incident opened',
   'incident.updated': 'Incident update',
   'incident.resolved': 'Incident resolved',
+  'slo.burning': 'SLO burning',
+  'slo.recovered': 'SLO recovered',
   test: 'Test',
 };
 
