@@ -70,3 +70,31 @@ export const RequestHeaderView = z.discriminatedUnion('secret', [
   }),
 ]);
 export type RequestHeaderView = z.infer<typeof RequestHeaderView>;
+
+/** Names HTTP/2 and gRPC set themselves; metadata may not carry them. */
+const GRPC_RESERVED = [
+  'connection',
+  'content-type',
+  'host',
+  'keep-alive',
+  'te',
+  'transfer-encoding',
+  'upgrade',
+];
+
+/**
+ * gRPC call metadata (e.g. `authorization: Bearer …`): request headers with the same
+ * write-only rules, less what gRPC reserves. Names are sent in lower case; `grpc-` names belong
+ * to the protocol, and binary (`-bin`) values are not text.
+ */
+export const GrpcMetadataInput = RequestHeadersInput.superRefine((headers, ctx) => {
+  headers.forEach((h, i) => {
+    const name = h.name.toLowerCase();
+    const message = name.endsWith('-bin')
+      ? 'Binary metadata (names ending in -bin) is not supported: send text'
+      : name.startsWith('grpc-') || GRPC_RESERVED.includes(name)
+        ? `gRPC sets ${name} itself`
+        : null;
+    if (message !== null) ctx.addIssue({ code: 'custom', path: [i, 'name'], message });
+  });
+});

@@ -9,6 +9,11 @@ interface TypeTraits<T extends MonitorType> {
    * shown as `hasPassword`).
    */
   password?: true;
+  /**
+   * The settings carry request headers (`headers`) whose secret values are sealed apart
+   * (ADR 17), shown by name only.
+   */
+  headers?: true;
   /** Other monitors this one's settings name by id (a group's members): checked on save. */
   references?(settings: SettingsOf<T>): readonly number[];
   /**
@@ -24,17 +29,20 @@ const hostPort = (host: string, port: number): string =>
 
 /** Per-type facts the domain needs; one entry per check type. */
 const traits: { [T in MonitorType]: TypeTraits<T> } = {
-  http: { target: (s) => s.url },
+  http: { headers: true, target: (s) => s.url },
   tcp: { target: (s) => hostPort(s.host, s.port) },
   dns: { target: (s) => `${s.recordType} ${s.host}${s.resolver === '' ? '' : ` @ ${s.resolver}`}` },
   tls: { target: (s) => hostPort(s.host, s.port) },
   // Nothing is fetched: the job calls in. The URL's token is a secret, never a list's text.
   push: { target: () => 'push' },
-  browser: { target: (s) => s.url },
+  browser: { headers: true, target: (s) => s.url },
   ping: { target: (s) => s.host },
   udp: { target: (s) => `udp://${hostPort(s.host, s.port)}` },
-  websocket: { target: (s) => s.url },
-  grpc: { target: (s) => `grpc${s.tls ? 's' : ''}://${hostPort(s.host, s.port)}` },
+  websocket: { headers: true, target: (s) => s.url },
+  grpc: {
+    headers: true,
+    target: (s) => `grpc${s.tls ? 's' : ''}://${hostPort(s.host, s.port)}`,
+  },
   domain: { target: (s) => s.domain },
   postgres: {
     password: true,
@@ -90,6 +98,10 @@ export const referencingTypes = (Object.keys(traits) as MonitorType[]).filter(
 /** Whether monitors of this type keep a write-only password in their secret column. */
 export const hasPassword = (type: MonitorType): boolean =>
   (traits[type] as TypeTraits<MonitorType>).password === true;
+
+/** Whether monitors of this type send request headers (HTTP headers, gRPC metadata). */
+export const hasRequestHeaders = (type: MonitorType): boolean =>
+  (traits[type] as TypeTraits<MonitorType>).headers === true;
 
 export const monitorTarget = (m: MonitorRecord): string =>
   (traits[m.type] as TypeTraits<MonitorType>).target(m.settings);

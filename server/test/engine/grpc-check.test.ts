@@ -43,6 +43,15 @@ function check(port: number, overrides: Partial<GrpcCheckSpec> = {}): Promise<Ch
 }
 
 describe('the health service of @grpc/grpc-js (grpc-health-check)', () => {
+  it('sends its metadata with the call: a server requiring it answers only with it', async () => {
+    const p = await peer({ requireMetadata: { name: 'x-api-key', value: 'k-123456' } });
+    const without = await check(p.port);
+    expect(without).toMatchObject({ outcome: 'down', errorCode: 'auth_failed' });
+    expect(without.errorMessage).toMatch(/UNAUTHENTICATED/);
+    const metadata = [{ name: 'X-Api-Key', value: 'k-123456' }];
+    expect(await check(p.port, { metadata })).toMatchObject({ outcome: 'up', errorCode: null });
+  });
+
   it('SERVING for the whole server is up, with connect and first answer timed', async () => {
     const p = await peer();
     const run = await check(p.port);

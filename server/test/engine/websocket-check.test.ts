@@ -129,9 +129,26 @@ describe('what fails', () => {
   });
 
   it('an HTTP answer instead of the upgrade is http_status', async () => {
+    const p = await peer({ refuseWith: 404 });
+    const run = await check(p.url);
+    expect(run).toMatchObject({ outcome: 'down', errorCode: 'http_status', httpStatus: 404 });
+  });
+
+  it('401 or 403 instead of the upgrade is auth_failed', async () => {
     const p = await peer({ refuseWith: 403 });
     const run = await check(p.url);
-    expect(run).toMatchObject({ outcome: 'down', errorCode: 'http_status', httpStatus: 403 });
+    expect(run).toMatchObject({ outcome: 'down', errorCode: 'auth_failed', httpStatus: 403 });
+  });
+
+  it('sends its headers with the upgrade: a server requiring one lets it in only with it', async () => {
+    const p = await peer({ requireHeader: { name: 'X-Api-Key', value: 'k-123456' } });
+    const without = await check(p.url);
+    expect(without).toMatchObject({ outcome: 'down', errorCode: 'auth_failed', httpStatus: 401 });
+    const headers = [
+      { name: 'x-api-key', value: 'k-123456' },
+      { name: 'Accept-Language', value: 'en' },
+    ];
+    expect(await check(p.url, { headers })).toMatchObject({ outcome: 'up', errorCode: null });
   });
 
   it('a refused connection is connect_refused', async () => {

@@ -1,4 +1,4 @@
-import type { MonitorType } from '@pagewatch/contract';
+import type { Header, MonitorType, RequestHeaderInput } from '@pagewatch/contract';
 import { heartbeatDueAt, missedHeartbeat } from '../../domain/heartbeat.js';
 import { settingsOf, type MonitorRecord } from '../../domain/monitor.js';
 import type { CheckContext, CheckRun } from './types.js';
@@ -17,7 +17,7 @@ import type { SecretOpener } from './stored-secret.js';
 import { runBrowserCheck, type BrowserEngine } from './browser/index.js';
 import { browserSecretsOf, browserSpecOf } from './browser/spec-of.js';
 import { redactRun, sentSecrets } from './redact-secrets.js';
-import { openStoredSecret } from './stored-secret.js';
+import { openHeaders, openStoredSecret } from './stored-secret.js';
 import { runPostgresCheck } from './postgres/index.js';
 import { runMysqlCheck } from './mysql/index.js';
 import { runRedisCheck } from './redis/index.js';
@@ -87,6 +87,26 @@ function withPassword(
   }
   const secrets = sentSecrets([], [], { secret: password });
   return check(password).then((run) => redactRun(run, secrets));
+}
+
+/**
+ * Runs a check with the monitor's request headers opened (secret values from their sealed
+ * column, ADR 17); what it sent never shows in the results.
+ */
+function withHeaders(
+  m: MonitorRecord,
+  stored: readonly RequestHeaderInput[],
+  options: EngineOptions,
+  check: (headers: Header[]) => Promise<CheckRun>,
+): Promise<CheckRun> {
+  let headers: Header[];
+  try {
+    headers = openHeaders(m, stored, options.openSecret);
+  } catch {
+    return Promise.resolve(unreadableCredential());
+  }
+  const secrets = sentSecrets(stored, headers, null);
+  return check(headers).then((run) => redactRun(run, secrets));
 }
 
 /** One line per check type; the engine knows no type by name anywhere else. */
@@ -182,26 +202,32 @@ export const checkTypes: Record<MonitorType, CheckType> = {
   },
   websocket: {
     run: (m, ctx, options) =>
-      runWebSocketCheck(
-        {
-          ...settingsOf(m, 'websocket'),
-          timeoutMs: m.timeout * 1000,
-          degradedThresholdMs: m.degradedThresholdMs,
-          secureContext: secureContextFor(options.extraCa),
-        },
-        ctx,
+      withHeaders(m, settingsOf(m, 'websocket').headers ?? [], options, (headers) =>
+        runWebSocketCheck(
+          {
+            ...settingsOf(m, 'websocket'),
+            headers,
+            timeoutMs: m.timeout * 1000,
+            degradedThresholdMs: m.degradedThresholdMs,
+            secureContext: secureContextFor(options.extraCa),
+          },
+          ctx,
+        ),
       ),
   },
   grpc: {
     run: (m, ctx, options) =>
-      runGrpcCheck(
-        {
-          ...settingsOf(m, 'grpc'),
-          timeoutMs: m.timeout * 1000,
-          degradedThresholdMs: m.degradedThresholdMs,
-          secureContext: secureContextFor(options.extraCa),
-        },
-        ctx,
+      withHeaders(m, settingsOf(m, 'grpc').headers ?? [], options, (metadata) =>
+        runGrpcCheck(
+          {
+            ...settingsOf(m, 'grpc'),
+            metadata,
+            timeoutMs: m.timeout * 1000,
+            degradedThresholdMs: m.degradedThresholdMs,
+            secureContext: secureContextFor(options.extraCa),
+          },
+          ctx,
+        ),
       ),
   },
   push: {

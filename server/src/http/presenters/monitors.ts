@@ -12,7 +12,7 @@ import { displayStatus } from '../../domain/monitor-state.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
 import { nextPingExpectedAt } from '../../domain/heartbeat.js';
 import { scheduleOf } from '../../domain/heartbeat-schedule.js';
-import { hasPassword } from '../../domain/monitor-types.js';
+import { hasPassword, hasRequestHeaders } from '../../domain/monitor-types.js';
 import { presentLastCheck } from '../../services/monitors/present-summary.js';
 
 export { countByStatus, presentSummary } from '../../services/monitors/present-summary.js';
@@ -95,7 +95,7 @@ function passwordView(m: MonitorRecord): { hasPassword: boolean } | Record<strin
 
 /** Request headers are write-only when secret: a secret one shows its name, never its value. */
 function headersView(m: MonitorRecord): { headers: RequestHeaderView[] } | Record<string, never> {
-  if (m.type !== 'http' && m.type !== 'browser') return {};
+  if (!hasRequestHeaders(m.type)) return {};
   const headers = (m.settings as { headers?: RequestHeaderInput[] }).headers ?? [];
   return {
     headers: headers.map((h) =>

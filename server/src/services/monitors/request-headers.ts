@@ -2,6 +2,7 @@ import type { MonitorInput, RequestHeaderInput } from '@pagewatch/contract';
 import type { MonitorRecord } from '../../domain/monitor.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { validationFailed } from '../../lib/errors.js';
+import { hasRequestHeaders } from '../../domain/monitor-types.js';
 
 export interface SealedHeaders {
   /** The input with the secret header values taken out (settings keep name and flag). */
@@ -15,7 +16,7 @@ export interface SealedHeaders {
 /** The values stored before, by lower-case name, in order (secret ones opened). */
 function storedValues(before: MonitorRecord | null, box: SecretBox): Map<string, string[]> {
   const byName = new Map<string, string[]>();
-  if (before?.type !== 'http' && before?.type !== 'browser') return byName;
+  if (before == null || !hasRequestHeaders(before.type)) return byName;
   const headers = (before.settings as { headers?: RequestHeaderInput[] }).headers ?? [];
   let secrets: string[] = [];
   try {
@@ -33,7 +34,8 @@ function storedValues(before: MonitorRecord | null, box: SecretBox): Map<string,
 }
 
 /**
- * Takes the secret header values out of an HTTP or browser monitor's input and seals them.
+ * Takes the secret header values out of the input of a monitor that sends headers (HTTP,
+ * browser, WebSocket, gRPC metadata) and seals them.
  * A secret header without a value keeps the stored value of the header of the same name (any
  * case, secret or not before), the n-th of a repeated name the n-th stored one; a renamed or
  * new one needs its value. A non-secret header always brings its own value, so unticking
@@ -44,7 +46,7 @@ export function sealHeaders(
   before: MonitorRecord | null,
   box: SecretBox,
 ): SealedHeaders {
-  if (input.type !== 'http' && input.type !== 'browser') {
+  if (!hasRequestHeaders(input.type) || !('headers' in input)) {
     return { input, headerSecrets: null, changed: before?.headerSecrets != null };
   }
   const stored = storedValues(before, box);

@@ -2,7 +2,7 @@ import http2 from 'node:http2';
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type tls from 'node:tls';
-import { defaults, type AssertionResult } from '@pagewatch/contract';
+import { defaults, type AssertionResult, type Header } from '@pagewatch/contract';
 import type { CheckContext, CheckRun } from '../types.js';
 import { expiryWarning } from '../certificate-verdict.js';
 import {
@@ -28,6 +28,8 @@ export interface GrpcCheckSpec {
   service: string;
   tls: boolean;
   ignoreTls: boolean;
+  /** Call metadata as sent (secret values opened), e.g. authorization. */
+  metadata?: readonly Header[];
   timeoutMs: number;
   degradedThresholdMs: number | null;
   secureContext?: tls.SecureContext;
@@ -181,6 +183,16 @@ function judgeAnswer(answer: Answer, host: string, port: number, what: string): 
   return servingStatusNames[status] ?? `status ${status}`;
 }
 
+/** Metadata as HTTP/2 headers: lower-case names, a repeated name's values joined by ", ". */
+function metadataHeaders(metadata: readonly Header[]): http2.OutgoingHttpHeaders {
+  const out: Record<string, string> = {};
+  for (const { name, value } of metadata) {
+    const key = name.toLowerCase();
+    out[key] = key in out ? `${out[key]}, ${value}` : value;
+  }
+  return out;
+}
+
 function call(spec: GrpcCheckSpec, socket: net.Socket, run: RunState): Promise<Answer> {
   const authority = `${spec.tls ? 'https' : 'http'}://${spec.host.includes(':') ? `[${spec.host}]` : spec.host}:${spec.port}`;
   const session = run.track(http2.connect(authority, { createConnection: () => socket }));
@@ -214,6 +226,7 @@ function call(spec: GrpcCheckSpec, socket: net.Socket, run: RunState): Promise<A
     session.once('error', settle);
     const remaining = Math.max(1, Math.floor(spec.timeoutMs - run.elapsed()));
     const stream = session.request({
+      ...metadataHeaders(spec.metadata ?? []),
       ':method': 'POST',
       ':path': HEALTH_CHECK_PATH,
       'content-type': 'application/grpc',

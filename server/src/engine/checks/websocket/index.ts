@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type tls from 'node:tls';
-import type { AssertionResult, Certificate, WebSocketExpect } from '@pagewatch/contract';
+import type { AssertionResult, Certificate, Header, WebSocketExpect } from '@pagewatch/contract';
 import { defaults } from '@pagewatch/contract';
 import WebSocket from 'ws';
 import type { CheckContext, CheckRun } from '../types.js';
@@ -23,6 +23,8 @@ export interface WebSocketCheckSpec {
   expectPath: string;
   expectValue: string;
   ignoreTls: boolean;
+  /** Headers of the upgrade request as sent (secret values opened), e.g. Authorization. */
+  headers?: readonly Header[];
   timeoutMs: number;
   degradedThresholdMs: number | null;
   secureContext?: tls.SecureContext;
@@ -62,6 +64,7 @@ export async function runWebSocketCheck(
       perMessageDeflate: false,
       maxPayload: MAX_MESSAGE_BYTES,
       followRedirects: false,
+      headers: upgradeHeaders(spec.headers ?? []),
     });
     run.track({ destroy: () => ws.terminate(), on: (e, l) => ws.on(e, l) });
     const session = new Session(ws, run);
@@ -113,6 +116,18 @@ export async function runWebSocketCheck(
   }
 }
 
+/** The user's headers for `ws`; a repeated name's values joined by ", " as HTTP allows. */
+function upgradeHeaders(headers: readonly Header[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const names = new Map<string, string>();
+  for (const { name, value } of headers) {
+    const key = names.get(name.toLowerCase()) ?? name;
+    names.set(name.toLowerCase(), key);
+    out[key] = key in out ? `${out[key]}, ${value}` : value;
+  }
+  return out;
+}
+
 /** A message's bytes, however ws delivered them, as UTF-8 text. */
 function rawText(data: WebSocket.RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
@@ -146,10 +161,11 @@ class Session {
       this.ws.once('unexpected-response', (_req, res) => {
         const status = res.statusCode ?? 0;
         this.run.status = status;
+        // 401 and 403 refuse the credentials (or their absence): the code every type uses.
         fail(
           new CheckFailure(
-            'http_status',
-            `${this.run.endpoint.host} answered HTTP ${status} instead of switching to WebSocket (101)`,
+            status === 401 || status === 403 ? 'auth_failed' : 'http_status',
+            `${this.run.endpoint.host} answered HTTP ${status} instead of switching to WebSocket (101)${status === 401 || status === 403 ? ': the upgrade was refused; check the headers it sends' : ''}`,
           ),
         );
       });
