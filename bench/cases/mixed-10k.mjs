@@ -339,6 +339,26 @@ await runBench(NAME, async () => {
   ]);
   console.log(`\noutcomes in the window: ${JSON.stringify(outcomes)}`);
   console.log(`failures by code in the window: ${JSON.stringify(failures)}`);
+  // Results the server ran but did not count: overload, stalls, a full write queue, rounds
+  // already recorded (a worker that lost its leases and one that took them over).
+  const lost = {
+    discarded: Object.fromEntries(
+      Object.entries(byLabel(end.samples, 'pagewatch_checks_discarded_total', 'reason')).map(
+        ([k, v]) => [
+          k,
+          v - (byLabel(first.samples, 'pagewatch_checks_discarded_total', 'reason')[k] ?? 0),
+        ],
+      ),
+    ),
+    writesDropped:
+      metric(end.samples, 'pagewatch_result_writes_dropped_total') -
+      metric(first.samples, 'pagewatch_result_writes_dropped_total'),
+    duplicates:
+      metric(end.samples, 'pagewatch_results_duplicate_dropped_total') -
+      metric(first.samples, 'pagewatch_results_duplicate_dropped_total'),
+    fenced: server.logLines.filter((l) => l.includes('fenced')).length,
+  };
+  console.log(`not counted: ${JSON.stringify(lost)}`);
   console.log(`statuses at the end, by type: ${JSON.stringify(statuses)}`);
   const runPct = (100 * completed) / due;
   const p99 = Math.max(sq('0.99'), hq(0.99)?.value ?? 0);
@@ -364,6 +384,7 @@ await runBench(NAME, async () => {
       started,
       outcomes,
       failures,
+      lost,
       statuses,
       peers: Object.fromEntries(Object.keys(peers1).map((k) => [k, peers1[k] - peers0[k]])),
       http: seen,

@@ -5,7 +5,7 @@
 
 /** Monitors per type out of 10,000; scaled when BENCH_MONITORS differs. */
 export const MIX = {
-  http: 4800,
+  http: 4750,
   ping: 800,
   tcp: 800,
   dns: 700,
