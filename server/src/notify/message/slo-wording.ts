@@ -31,7 +31,7 @@ export function sloWording(e: AlertEvent): SloWording | null {
     };
   }
   const rule = s.rule
-    ? ` ${s.rule.budgetPercent} % of the budget is burning within ${humanDuration(s.rule.longMs)}`
+    ? ` it spent ${s.rule.budgetPercent} % or more of its error budget in the last ${humanDuration(s.rule.longMs)}`
     : '';
   const rate = s.burnRate === null ? '' : ` (burn rate ${Math.round(s.burnRate * 10) / 10}×)`;
   return {
