@@ -16,6 +16,8 @@ export const auditAreas = {
   escalation: 'Escalation',
   oncall_schedule: 'Escalation',
   slo: 'SLOs',
+  contact_method: 'People',
+  tag_policy: 'Escalation',
   settings: 'Settings',
   oidc_provider: 'Settings',
   backup: 'Settings',
@@ -146,6 +148,29 @@ export const auditActionWording = {
     verb: 'handed ownership to',
   },
   'settings.data_deleted': { label: 'Deleted all data', verb: 'deleted all data' },
+  'escalation.unreachable': {
+    label: 'A person could not be reached',
+    verb: 'could not reach a target of',
+  },
+  'contact_method.created': { label: 'Added a contact method', verb: 'added a contact method' },
+  'contact_method.verified': {
+    label: 'Verified a contact method',
+    verb: 'verified a contact method',
+  },
+  'contact_method.deleted': {
+    label: 'Removed a contact method',
+    verb: 'removed a contact method',
+  },
+  'tag_policy.updated': {
+    label: 'Changed tag policies',
+    verb: 'changed which policy tags use',
+    self: true,
+  },
+  'user.quiet_hours_updated': {
+    label: 'Changed own quiet hours',
+    verb: 'changed their quiet hours',
+    self: true,
+  },
   'oidc_provider.created': { label: 'Added a sign-in provider', verb: 'added' },
   'oidc_provider.updated': { label: 'Changed a sign-in provider', verb: 'changed' },
   'oidc_provider.deleted': { label: 'Removed a sign-in provider', verb: 'removed' },

@@ -19,6 +19,12 @@ export const EscalationTarget = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('channel'), channelId: z.number().int().positive() }),
   /** The channels linked to the monitor that went down (its own list, as without a policy). */
   z.strictObject({ kind: z.literal('monitor_channels') }),
+  /** One person, through each of their verified contact methods (ADR 60). */
+  z.strictObject({ kind: z.literal('user'), userId: z.number().int().positive() }),
+  /** Whoever is on call in the schedule when the step fires. */
+  z.strictObject({ kind: z.literal('schedule'), scheduleId: z.number().int().positive() }),
+  /** Every active person with a verified contact method. */
+  z.strictObject({ kind: z.literal('everyone') }),
 ]);
 export type EscalationTarget = z.infer<typeof EscalationTarget>;
 
@@ -76,6 +82,11 @@ export const EscalationPolicy = EscalationPolicyInput.extend({
   id: z.number().int(),
   /** Monitors whose alert rules name this policy. */
   monitorIds: z.array(z.number().int()),
+  /**
+   * Targets that no longer resolve (a person or schedule deleted since): such a step notifies
+   * the monitor's channels instead and admins are told (ADR 60). Fix the step.
+   */
+  brokenTargets: z.array(z.object({ path: z.string(), message: z.string() })).default([]),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -111,6 +122,13 @@ export const Escalation = z.object({
   nextDueAt: z.iso.datetime().nullable(),
   /** Channels notified so far; recovery goes to each of them. */
   notifiedChannelIds: z.array(z.number().int()),
+  /** People notified so far through their contact methods; recovery reaches them too. */
+  notifiedUserIds: z.array(z.number().int()).default([]),
+  /**
+   * Targets a step could not reach (a person without a verified contact method, nobody on
+   * call): the monitor's channels heard it instead, and admins were told in the audit log.
+   */
+  warnings: z.array(z.string()).default([]),
   acknowledgement: Acknowledgement.nullable(),
   resolvedAt: z.iso.datetime().nullable(),
 });

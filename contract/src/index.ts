@@ -40,4 +40,5 @@ export * from './oncall.js';
 export * from './locations.js';
 export * from './probe-protocol.js';
 export * from './slos.js';
+export * from './contact-methods.js';
 export * from './oidc.js';

@@ -35,6 +35,7 @@ import { escalationRoutes } from './http/routes/api/escalation.js';
 import { oncallRoutes } from './http/routes/api/oncall.js';
 import { sloRoutes } from './http/routes/api/slos.js';
 import { icalRoutes } from './http/routes/public/ical.js';
+import { contactMethodRoutes } from './http/routes/api/contact-methods.js';
 import { ackRoutes } from './http/routes/public/ack.js';
 import { dependencyRoutes } from './http/routes/api/dependencies.js';
 import { notificationChannelRoutes } from './http/routes/api/notification-channels.js';
@@ -159,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   oncallRoutes(app, api, deps.services);
   sloRoutes(app, api, deps.services);
   icalRoutes(app, deps.services);
+  contactMethodRoutes(app, api, deps.services);
   clusterRoutes(app, api, deps.services);
   settingsRoutes(app, api, deps.services);
   backupRoutes(app, api, deps.services);

@@ -35,6 +35,7 @@ import { loadSecretKey } from './lib/secret-key.js';
 import { AuthCache } from './services/auth/cache.js';
 import { subscriberSender } from './notify/subscriber-sender.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
+import { contactSender } from './notify/contact-sender.js';
 import { startSloJob, type SloJobOptions } from './slos/job.js';
 import { SloCounterStore } from './slos/store.js';
 import { startScheduledBackups } from './jobs/backups.js';
@@ -299,6 +300,14 @@ export async function composePagewatch(
         {
           timeoutMs: config.notify.timeoutMs,
           concurrency: config.notify.concurrency,
+          contacts: contactSender({
+            contactMethods: repos.contactMethods,
+            secrets,
+            systemMail: async () => {
+              const { systemChannelId } = await settings.get('mail');
+              return systemChannelId === null ? null : repos.deliveries.channel(systemChannelId);
+            },
+          }),
           publicUrl: config.publicUrl?.replace(/\/+$/, '') ?? null,
           blockPrivate: config.notify.blockPrivateTargets,
           ...options.notifier,

@@ -391,6 +391,8 @@ export interface StatusPageSectionsTable {
 export interface StatusPageComponentsTable {
   id: Generated<number>;
   page_id: number;
+  /** Set for a message to a person's contact method (ADR 60); channel_id is null then. */
+  contact_method_id?: number | null;
   section_id: number;
   position: number;
   monitor_id: number;
@@ -577,6 +579,40 @@ export interface ProbeTokensTable {
   created_at: Millis;
   expires_at: Millis | null;
   revoked_at: Millis | null;
+  /** JSON number[] of people reached through contact methods (ADR 60). */
+  notified_users: Generated<string>;
+  /** JSON number[] of the contact methods reached; the recovery goes to each. */
+  notified_contacts: Generated<string>;
+  /** JSON string[]: targets a step could not reach (the monitor's channels heard it instead). */
+  warnings: Generated<string>;
+}
+
+/** A person's way to be reached (ADR 60); usable once verified. */
+export interface ContactMethodsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  label: Generated<string>;
+  config: string;
+  secrets: string | null;
+  verified_at: Millis | null;
+  code_hash: string | null;
+  code_sent_at: Millis | null;
+  code_expires_at: Millis | null;
+  code_tries: Generated<number>;
+  created_at: Millis;
+}
+
+export interface UserQuietHoursTable {
+  user_id: number;
+  /** JSON QuietHoursWindow[]. */
+  windows: string;
+  updated_at: Millis;
+}
+
+export interface TagPoliciesTable {
+  tag: string;
+  policy_id: number;
 }
 
 export interface SlosTable {
@@ -700,3 +736,6 @@ export interface OidcSessionsTable {
   id_token: string;
   expires_at: Millis;
 }
+  contact_methods: ContactMethodsTable;
+  user_quiet_hours: UserQuietHoursTable;
+  tag_policies: TagPoliciesTable;

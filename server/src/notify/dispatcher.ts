@@ -16,6 +16,7 @@ import type { Metrics } from '../lib/metrics.js';
 import type { OutboxSignal } from '../lib/outbox-signal.js';
 import { attemptDelivery, bounded, type AttemptOutcome } from './attempt.js';
 import type { SubscriberSend } from './subscriber-sender.js';
+import type { ContactSend } from './contact-sender.js';
 import type { Channel } from './channel.js';
 import { channelRegistry } from './channels/registry.js';
 import { ACK_LINK_TTL_MS, ackPath, signAckToken } from '../escalation/ack-link.js';
@@ -62,6 +63,8 @@ export interface DispatcherDeps {
   channels?: Partial<Record<ChannelKind, Channel>>;
   /** Sends status-page subscriber notices (rows without a channel); absent: they fail. */
   subscribers?: SubscriberSend;
+  /** Sends to people's contact methods (ADR 60); absent: those rows fail. */
+  contacts?: ContactSend;
 }
 
 /**
@@ -208,6 +211,14 @@ export class Dispatcher {
       outcome = send
         ? await bounded((c) => send(subscriberId, d.payload, c), ctx)
         : { kind: 'failed', error: 'This process cannot send subscriber notices' };
+    } else if (d.contactMethodId !== null) {
+      const send = this.deps.contacts;
+      const contactId = d.contactMethodId;
+      const event = this.withAckLink(d);
+      kind = 'contact';
+      outcome = send
+        ? await bounded((c) => send(contactId, event, c), ctx)
+        : { kind: 'failed', error: 'This process cannot send to contact methods' };
     } else {
       const channel = await this.channel(d.channelId);
       kind = channel?.kind ?? 'unknown';
@@ -248,6 +259,7 @@ export class Dispatcher {
     const token = signAckToken(this.deps.secrets, {
       escalationId: e.escalation.id,
       channelId: d.channelId,
+      ...(d.contactMethodId !== null ? { contactMethodId: d.contactMethodId } : {}),
       expiresAt: this.deps.clock.now() + ACK_LINK_TTL_MS,
     });
     return { ...e, escalation: { ...e.escalation, ackUrl: `${publicUrl}${ackPath(token)}` } };

@@ -80,6 +80,10 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   escalations: { read: 'viewer', write: 'editor' },
   // Who is on call is everyone's business; the rota is set by admins.
   'oncall-schedules': { read: 'viewer', write: 'admin' },
+  // One's own contact methods and quiet hours (ADR 60): anyone signed in, for themselves.
+  me: { read: 'viewer', write: 'viewer' },
+  // Which policy a tag uses is routing like a monitor's own policy: editors (ADR 61).
+  'escalation-tag-policies': { read: 'viewer', write: 'editor' },
   // Everyone sees the promises and their budgets; editors set them, like monitors (ADR 52).
   slos: { read: 'viewer', write: 'editor' },
   export: { read: 'admin', write: 'admin' },
@@ -370,7 +374,7 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
         },
       });
       id = res.json<{ id: number }>().id;
-    } else if (resource === 'escalations') {
+    } else if (resource === 'escalations' || resource === 'me') {
       // Need not exist: access is decided before the lookup answers 404.
       id = 1;
     } else if (url.startsWith('/api/v1/invitations/')) {
@@ -390,7 +394,8 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     const filled = url
       .replace(':id', String(id))
       .replace(':checkId', '1')
-      .replace(':subscriberId', '1');
+      .replace(':subscriberId', '1')
+      .replace(':userId', String(targetUserId));
     if (filled.includes(':')) throw new Error(`Unfilled parameter in ${filled}: extend fill()`);
     return filled;
   }

@@ -134,7 +134,10 @@ export async function enqueueIncidentAlert(
 /** A pending row as the dispatcher plans with it (the payload is read once claimed). */
 export interface PendingDelivery {
   id: number;
-  /** The channel; 0 for status-page subscriber notices, which share one lane. */
+  /**
+   * The channel; 0 for status-page subscriber notices, which share one lane; minus the contact
+   * method's id for a person's.
+   */
   channelId: number;
   orderKey: string;
   nextAttemptAt: number;
@@ -146,6 +149,8 @@ export interface ClaimedDelivery {
   channelId: number;
   /** Set for a status-page subscriber notice (channelId 0); its payload is a SubscriberNotice. */
   subscriberId: number | null;
+  /** Set for a message to a person's contact method (ADR 60). */
+  contactMethodId: number | null;
   payload: string;
   event: AlertEvent;
   attempts: number;
@@ -174,14 +179,22 @@ export function deliveriesRepository(db: Kysely<DB>) {
     async pending(limit: number): Promise<PendingDelivery[]> {
       const rows = await db
         .selectFrom('deliveries')
-        .select(['id', 'channel_id', 'order_key', 'next_attempt_at', 'lease_until'])
+        .select([
+          'id',
+          'channel_id',
+          'contact_method_id',
+          'order_key',
+          'next_attempt_at',
+          'lease_until',
+        ])
         .where('state', 'in', undelivered)
         .orderBy('id')
         .limit(limit)
         .execute();
       return rows.map((r) => ({
         id: Number(r.id),
-        channelId: Number(r.channel_id ?? 0),
+        // A person's contact method is its own lane, below zero (ADR 60).
+        channelId: r.contact_method_id ? -Number(r.contact_method_id) : Number(r.channel_id ?? 0),
         orderKey: r.order_key,
         nextAttemptAt: Number(r.next_attempt_at ?? 0),
         leaseUntil: r.lease_until === null ? null : Number(r.lease_until),
@@ -209,6 +222,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
           'id',
           'channel_id',
           'subscriber_id',
+          'contact_method_id',
           'payload',
           'attempts',
           'created_at',
@@ -220,6 +234,7 @@ export function deliveriesRepository(db: Kysely<DB>) {
         id: Number(row.id),
         channelId: Number(row.channel_id ?? 0),
         subscriberId: row.subscriber_id === null ? null : Number(row.subscriber_id),
+        contactMethodId: row.contact_method_id ? Number(row.contact_method_id) : null,
         payload: row.payload,
         event: JSON.parse(row.payload) as AlertEvent,
         attempts: row.attempts,

@@ -27,6 +27,7 @@ import { oncallRepository } from './oncall.js';
 import { slosRepository } from './slos.js';
 import { notificationChannelsRepository } from './notification-channels.js';
 import { resultsRepository } from './results.js';
+import { contactMethodsRepository } from './contact-methods.js';
 import { retentionRepository } from './retention.js';
 import { rollupsRepository } from './rollup-reads.js';
 import { rollupImportRepository } from './rollup-import.js';
@@ -79,6 +80,7 @@ export function repositories(database: Database) {
     configKeys: configKeysRepository(database.db),
     settings: settingsRepository(database.db),
     instanceData: instanceDataRepository(database.db, database.engine),
+    contactMethods: contactMethodsRepository(database.db),
     backup: backupRepository(database),
   };
 }

@@ -11,7 +11,8 @@ import type { MonitorRecord, MonitorSettings } from '../../domain/monitor.js';
 import { monitorTarget } from '../../domain/monitor-types.js';
 import type { DB } from '../schema.js';
 import { enqueueMonitorAlerts } from './deliveries.js';
-import { followEscalation } from './escalations.js';
+import { followEscalation } from './escalation-routing.js';
+import { tagPolicyOf } from './escalation-stored.js';
 import { holdingParent } from './monitor-parents.js';
 import { collectGrouped } from './alert-groups.js';
 import type { ResultWrite } from './results.js';
@@ -24,6 +25,7 @@ export const alertColumns = [
   'retries',
   'alert_rules',
   'alert_state',
+  'tags',
 ] as const;
 
 export interface AlertRow {
@@ -33,6 +35,8 @@ export interface AlertRow {
   retries: number;
   alert_rules: string | null;
   alert_state: string | null;
+  /** JSON string[]; a tag may name the policy (ADR 61). */
+  tags: string;
 }
 
 function safeJson(text: string): unknown {
@@ -106,9 +110,10 @@ export async function followAlerts(
   if (events.length === 0) return 0;
   // The result's round and attempt name it in every process; a write without a round, its time.
   const resultKey = w.round ? `r${w.round.roundDue}.${w.round.attempt}` : `t${w.at}`;
-  // A policy routes the outage (ADR 39); without one, every channel hears it at once.
-  if (rules.escalationPolicyId !== null) {
-    const policyId = rules.escalationPolicyId;
+  // A policy routes the outage (ADR 39): the monitor's own, else its tags' (ADR 61); without
+  // one, every channel hears it at once. Untagged monitors ask nothing more.
+  const policyId = rules.escalationPolicyId ?? (await tagPolicyOf(trx, row.tags));
+  if (policyId !== null) {
     return followEscalation(trx, { monitorId: w.monitorId, policyId, events, at: w.at, resultKey });
   }
   // Down and up alerts of a grouped monitor wait in its group's batch (ADR 42).

@@ -44,6 +44,8 @@ export type LinkCheck =
       escalation: Escalation;
       monitorName: string | null;
       channelName: string | null;
+      /** The person a contact-method link was sent to (ADR 60). */
+      personName?: string | null;
     }
   | { state: 'invalid' | 'expired' | 'done'; escalation: Escalation | null };
 
@@ -55,6 +57,18 @@ export async function describeAckLink(deps: ServiceDeps, token: string): Promise
   if (!e) return { state: 'invalid', escalation: null };
   if (e.acknowledgement || e.resolvedAt) return { state: 'done', escalation: e };
   const monitor = await deps.repos.monitors.findById(e.monitorId).catch(() => null);
+  const cm = check.claim.contactMethodId;
+  if (cm !== undefined) {
+    const method = await deps.repos.contactMethods.forSend(cm).catch(() => null);
+    const personName = method?.userName ?? null;
+    return {
+      state: 'valid',
+      escalation: e,
+      monitorName: monitor?.name ?? null,
+      channelName: personName,
+      personName,
+    };
+  }
   const channel = await deps.repos.deliveries.channel(check.claim.channelId).catch(() => null);
   return {
     state: 'valid',
@@ -75,7 +89,9 @@ export async function acknowledgeByLink(
 ): Promise<LinkCheck> {
   const seen = await describeAckLink(deps, token);
   if (seen.state !== 'valid') return seen;
-  const label = `a recipient of ${seen.channelName ? `“${seen.channelName}”` : 'an alert'}`;
+  const label = seen.personName
+    ? seen.personName
+    : `a recipient of ${seen.channelName ? `“${seen.channelName}”` : 'an alert'}`;
   const done = await deps.repos.escalations.acknowledge(
     seen.escalation.id,
     { label, userId: null },

@@ -1,33 +1,77 @@
-import type { EscalationPolicy, EscalationPolicyInput, FieldError } from '@pagewatch/contract';
+import type {
+  EscalationPolicy,
+  EscalationPolicyInput,
+  EscalationTarget,
+  FieldError,
+} from '@pagewatch/contract';
 import type { RequestContext } from '../../domain/actor.js';
 import { conflict, notFound, validationFailed } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 
-/** A policy may only name channels that exist: a typo must not route an outage to nobody. */
-async function checkTargets(deps: ServiceDeps, input: EscalationPolicyInput): Promise<void> {
-  const named = input.steps.flatMap((s, i) =>
-    s.targets.flatMap((t, j) => (t.kind === 'channel' ? [{ id: t.channelId, i, j }] : [])),
+/**
+ * The targets of a policy that do not resolve: a channel, person or schedule that does not
+ * exist (ADR 60). A typo must not route an outage to nobody.
+ */
+async function missingTargets(
+  deps: ServiceDeps,
+  steps: EscalationPolicyInput['steps'],
+): Promise<FieldError[]> {
+  const named = steps.flatMap((s, i) => s.targets.map((t, j) => ({ t, i, j })));
+  const ids = (kind: string, pick: (t: EscalationTarget) => number) =>
+    named.filter((n) => n.t.kind === kind).map((n) => pick(n.t));
+  const channels = await deps.repos.escalations.existingChannels(
+    ids('channel', (t) => (t.kind === 'channel' ? t.channelId : 0)),
   );
-  const existing = await deps.repos.escalations.existingChannels(named.map((n) => n.id));
-  const errors: FieldError[] = named
-    .filter((n) => !existing.has(n.id))
-    .map((n) => ({
-      path: `steps.${n.i}.targets.${n.j}.channelId`,
-      message: `Channel ${n.id} does not exist (deleted?)`,
-      code: 'custom',
-    }));
+  const people = await deps.repos.contactMethods.existing(
+    ids('user', (t) => (t.kind === 'user' ? t.userId : 0)),
+    ids('schedule', (t) => (t.kind === 'schedule' ? t.scheduleId : 0)),
+  );
+  const errors: FieldError[] = [];
+  for (const { t, i, j } of named) {
+    const at = `steps.${i}.targets.${j}`;
+    if (t.kind === 'channel' && !channels.has(t.channelId))
+      errors.push({
+        path: `${at}.channelId`,
+        message: `Channel ${t.channelId} does not exist (deleted?)`,
+        code: 'custom',
+      });
+    if (t.kind === 'user' && !people.users.has(t.userId))
+      errors.push({
+        path: `${at}.userId`,
+        message: `Person ${t.userId} does not exist (deleted?)`,
+        code: 'custom',
+      });
+    if (t.kind === 'schedule' && !people.schedules.has(t.scheduleId))
+      errors.push({
+        path: `${at}.scheduleId`,
+        message: `On-call schedule ${t.scheduleId} does not exist (deleted?)`,
+        code: 'custom',
+      });
+  }
+  return errors;
+}
+
+async function checkTargets(deps: ServiceDeps, input: EscalationPolicyInput): Promise<void> {
+  const errors = await missingTargets(deps, input.steps);
   if (errors.length > 0) throw validationFailed(errors, errors[0]!.message);
 }
 
+/** A stored policy with the targets deleted since it was saved pointed out. */
+async function withBroken(deps: ServiceDeps, p: EscalationPolicy): Promise<EscalationPolicy> {
+  const broken = await missingTargets(deps, p.steps);
+  return { ...p, brokenTargets: broken.map((e) => ({ path: e.path, message: e.message })) };
+}
+
 export async function listPolicies(deps: ServiceDeps): Promise<{ items: EscalationPolicy[] }> {
-  return { items: await deps.repos.escalations.listPolicies() };
+  const items = await deps.repos.escalations.listPolicies();
+  return { items: await Promise.all(items.map((p) => withBroken(deps, p))) };
 }
 
 export async function getPolicy(deps: ServiceDeps, id: number): Promise<EscalationPolicy> {
   const p = await deps.repos.escalations.findPolicy(id);
   if (!p) throw notFound('Escalation policy');
-  return p;
+  return withBroken(deps, p);
 }
 
 export async function createPolicy(
@@ -79,6 +123,11 @@ export async function deletePolicy(
       `${n} monitor${n === 1 ? '' : 's'} use${n === 1 ? 's' : ''} this policy (${p.monitorIds.slice(0, 10).join(', ')}); choose another for ${n === 1 ? 'it' : 'them'} first`,
     );
   }
+  const tags = (await deps.repos.contactMethods.tagPolicies()).filter((t) => t.policyId === id);
+  if (tags.length > 0)
+    throw conflict(
+      `Tags use this policy (${tags.map((t) => t.tag).join(', ')}); choose another for them first`,
+    );
   await deps.repos.escalations.deletePolicy(id);
   await audit(
     deps,
