@@ -7,6 +7,10 @@ interface HeadersEditorProps {
   rows: HeaderRow[];
   errorFor: (key: string) => string | undefined;
   onChange: (rows: HeaderRow[], changedKey: string) => void;
+  /** What the rows are called here: request headers, or a gRPC call's metadata. */
+  legend?: string;
+  /** One sentence on where they go, before the note on secret values. */
+  hint?: string;
 }
 
 /** What a row's name change means for its secret box: untouched, the name decides. */
@@ -15,7 +19,13 @@ function renamed(row: HeaderRow, name: string): HeaderRow {
   return { ...row, name, secret: !isHarmlessHeader(name) };
 }
 
-export function HeadersEditor({ rows, errorFor, onChange }: HeadersEditorProps) {
+export function HeadersEditor({
+  rows,
+  errorFor,
+  onChange,
+  legend = 'Request headers',
+  hint,
+}: HeadersEditorProps) {
   const listError = errorFor('headers');
   const replace = (key: number, next: (r: HeaderRow) => HeaderRow, changed: string) =>
     onChange(
@@ -25,11 +35,11 @@ export function HeadersEditor({ rows, errorFor, onChange }: HeadersEditorProps) 
   return (
     <fieldset className="field headers" data-field="headers">
       <legend className="field__label">
-        Request headers <span className="field__optional">(optional)</span>
+        {legend} <span className="field__optional">(optional)</span>
       </legend>
       <p className="field__hint headers__hint">
-        Secret values are stored encrypted and never shown again; untick “Secret” for harmless ones
-        such as Accept or User-Agent.
+        {hint && `${hint} `}Secret values are stored encrypted and never shown again; untick
+        “Secret” for harmless ones such as Accept or User-Agent.
       </p>
       {rows.length > 0 && (
         <ul className="headers__list">

@@ -110,8 +110,18 @@ describe('ping, UDP, WebSocket and gRPC form values', () => {
         expectPath: '$.ok',
         expectValue: 'true',
         ignoreTls: true,
+        headers: [],
       },
-      { ...common, type: 'grpc', host: 'h', port: 1, service: 's', tls: true, ignoreTls: false },
+      {
+        ...common,
+        type: 'grpc',
+        host: 'h',
+        port: 1,
+        service: 's',
+        tls: true,
+        ignoreTls: false,
+        headers: [],
+      },
     ];
     for (const m of saved) {
       const { draft } = toDraft(fromMonitor(m));
@@ -127,6 +137,45 @@ describe('ping, UDP, WebSocket and gRPC form values', () => {
         ...settings
       } = m;
       expect(draft, m.type).toMatchObject(settings);
+    }
+  });
+
+  it('keeps WebSocket headers and gRPC metadata write-only: a stored secret goes back without a value', () => {
+    const headers = [
+      { name: 'Authorization', secret: true as const, hasValue: true },
+      { name: 'x-trace', secret: false as const, hasValue: true, value: '1' },
+    ];
+    const saved: Monitor[] = [
+      {
+        ...common,
+        type: 'websocket',
+        url: 'wss://h/s',
+        send: '',
+        expectKind: 'none',
+        expectPath: '',
+        expectValue: '',
+        ignoreTls: false,
+        headers,
+      },
+      {
+        ...common,
+        type: 'grpc',
+        host: 'h',
+        port: 1,
+        service: '',
+        tls: false,
+        ignoreTls: false,
+        headers,
+      },
+    ];
+    for (const m of saved) {
+      const values = fromMonitor(m);
+      expect(values.headers.map((h) => h.value)).toEqual(['', '1']);
+      const { draft } = toDraft(values);
+      expect((draft as { headers: unknown }).headers, m.type).toEqual([
+        { name: 'Authorization', secret: true },
+        { name: 'x-trace', secret: false, value: '1' },
+      ]);
     }
   });
 });

@@ -469,18 +469,33 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       expectPath: m.expectPath,
       expectValue: m.expectValue,
       ignoreTls: m.ignoreTls,
+      headers: rowsOf(m.headers),
     }),
-    draft: (v) => ({
-      settings: {
-        url: v.url,
-        send: v.send,
-        expectKind: v.expectKind,
-        expectPath: v.expectKind === 'json' ? v.expectPath : '',
-        expectValue: v.expectKind === 'none' ? '' : v.expectValue,
-        ignoreTls: v.url.trim().startsWith('wss:') && v.ignoreTls,
-      },
-    }),
-    fields: ['url', 'send', 'expectKind', 'expectPath', 'expectValue', 'ignoreTls'],
+    draft: (v) => {
+      const { headers, headerKeys } = headerRows(v);
+      return {
+        settings: {
+          url: v.url,
+          send: v.send,
+          expectKind: v.expectKind,
+          expectPath: v.expectKind === 'json' ? v.expectPath : '',
+          expectValue: v.expectKind === 'none' ? '' : v.expectValue,
+          ignoreTls: v.url.trim().startsWith('wss:') && v.ignoreTls,
+          headers,
+        },
+        headerKeys,
+      };
+    },
+    fields: [
+      'url',
+      'send',
+      'expectKind',
+      'expectPath',
+      'expectValue',
+      'ignoreTls',
+      'headers',
+      'headers.',
+    ],
   },
   grpc: {
     label: 'gRPC',
@@ -490,17 +505,23 @@ export const formKinds: { [T in MonitorType]: FormKind<T> } = {
       grpcService: m.service,
       grpcTls: m.tls,
       ignoreTls: m.ignoreTls,
+      headers: rowsOf(m.headers),
     }),
-    draft: (v, num) => ({
-      settings: {
-        host: v.host,
-        port: num('port') as number,
-        service: v.grpcService,
-        tls: v.grpcTls,
-        ignoreTls: v.grpcTls && v.ignoreTls,
-      },
-    }),
-    fields: ['host', 'port', 'service', 'tls', 'ignoreTls'],
+    draft: (v, num) => {
+      const { headers, headerKeys } = headerRows(v);
+      return {
+        settings: {
+          host: v.host,
+          port: num('port') as number,
+          service: v.grpcService,
+          tls: v.grpcTls,
+          ignoreTls: v.grpcTls && v.ignoreTls,
+          headers,
+        },
+        headerKeys,
+      };
+    },
+    fields: ['host', 'port', 'service', 'tls', 'ignoreTls', 'headers', 'headers.'],
   },
   mqtt: {
     label: 'MQTT',

@@ -1,5 +1,6 @@
 import { Notice } from '../../../../components/ui/Notice';
 import { CheckboxField, HostPortFields, TextInputField } from './controls';
+import { HeadersEditor } from './HeadersEditor';
 import type { SectionProps } from './section-props';
 import { DegradedField } from './sections-general';
 
@@ -54,6 +55,13 @@ export function GrpcHealthSection(props: SectionProps) {
           Its expiry is still shown and warned about 14 days ahead.
         </Notice>
       )}
+      <HeadersEditor
+        rows={v.headers}
+        errorFor={errorFor}
+        onChange={(rows, key) => set('headers', rows, key)}
+        legend="Metadata"
+        hint="Sent with the call, e.g. authorization: Bearer …; names are sent in lower case."
+      />
       <div className="form__grid">
         <DegradedField {...props} hint="Answers slower than this count as degraded." />
       </div>

@@ -1,6 +1,7 @@
 import { Field } from '../../../../components/ui/Field';
 import { Notice } from '../../../../components/ui/Notice';
 import { CheckboxField, SelectField, TextInputField } from './controls';
+import { HeadersEditor } from './HeadersEditor';
 import type { SectionProps } from './section-props';
 import { DegradedField } from './sections-general';
 
@@ -88,6 +89,12 @@ export function WebSocketExchangeSection(props: SectionProps) {
           )}
         </>
       )}
+      <HeadersEditor
+        rows={v.headers}
+        errorFor={errorFor}
+        onChange={(rows, key) => set('headers', rows, key)}
+        hint="Sent with the upgrade request, e.g. Authorization: Bearer … or X-Api-Key."
+      />
       <div className="form__grid">
         <DegradedField {...props} hint="Upgrades (and replies) slower than this are degraded." />
       </div>
