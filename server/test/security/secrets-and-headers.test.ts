@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOidcPeer, type OidcPeer } from '../fixtures/oidc-provider.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
 import { maintenanceInput, monitorInput } from '../support/factories.js';
@@ -27,6 +28,8 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
   let channelId = 0;
   let policyId = 0;
   let scheduleId = 0;
+  let oidcProviderId = 0;
+  let oidcPeer: OidcPeer | undefined;
   let monitorId: number;
   let browserMonitorId: number;
 
@@ -206,6 +209,29 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     expect(channelSealed.secrets).toMatch(/^v1\./);
     secrets.set('sealed channel secrets', channelSealed.secrets!);
 
+    // An OIDC sign-in provider (ADR 48): its client secret is write-only, kept sealed.
+    oidcPeer = await startOidcPeer();
+    const oidc = await t.inject({
+      method: 'POST',
+      url: '/api/v1/settings/sign-in/providers',
+      payload: {
+        name: 'Acme ID',
+        issuer: oidcPeer.issuer,
+        clientId: oidcPeer.clientId,
+        clientSecret: 'oidc client secret 13',
+      },
+    });
+    expect(oidc.statusCode, oidc.body).toBe(201);
+    oidcProviderId = oidc.json<{ id: number }>().id;
+    secrets.set('OIDC client secret', 'oidc client secret 13');
+    const oidcSealed = await t.database.db
+      .selectFrom('oidc_providers')
+      .select('client_secret')
+      .where('id', '=', oidcProviderId)
+      .executeTakeFirstOrThrow();
+    expect(oidcSealed.client_secret).toMatch(/^v1\./);
+    secrets.set('sealed OIDC client secret', oidcSealed.client_secret!);
+
     // An escalation policy and an on-call schedule, so their routes are read too (ADR 39).
     const policy = await t.inject({
       method: 'POST',
@@ -252,7 +278,10 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     const sessions = await t.database.db.selectFrom('sessions').select('id_hash').execute();
     sessions.forEach((r, i) => secrets.set(`session id hash ${i}`, r.id_hash));
   });
-  afterAll(async () => t?.stop());
+  afterAll(async () => {
+    await t?.stop();
+    await oidcPeer?.close();
+  });
 
   /**
    * A real HTTP call on its own connection; an event stream is read for its first chunk, then
@@ -349,6 +378,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         .replace('/notification-channels/:id', `/notification-channels/${channelId}`)
         .replace('/escalation-policies/:id', `/escalation-policies/${policyId}`)
         .replace('/oncall-schedules/:id', `/oncall-schedules/${scheduleId}`)
+        .replace('/auth/oidc/:id', `/auth/oidc/${oidcProviderId}`)
         // Calendar feeds with a wrong token: their 404s are scanned too.
         .replace('/ical/schedules/:id', `/ical/schedules/${scheduleId}`)
         .replace('/ical/users/:id', `/ical/users/${t.owner.userId}`)

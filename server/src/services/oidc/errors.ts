@@ -18,6 +18,9 @@ export class OidcFailure extends AppError {
   }
 }
 
+/** How far the provider's and this server's clocks may differ before a sign-in is refused. */
+export const CLOCK_SKEW_S = 300;
+
 const mentions = (text: unknown, word: string) =>
   typeof text === 'string' && text.toLowerCase().includes(word);
 
@@ -41,11 +44,20 @@ export function classify(err: unknown): OidcFailure {
     return new OidcFailure('oidc_provider_error', `Token endpoint: ${text}`);
   }
   if (err instanceof oidc.ClientError) {
-    const cause = err.cause as { message?: string; cause?: { claim?: string } } | undefined;
+    const cause = err.cause as
+      | { message?: string; cause?: { claim?: string; now?: number; claims?: { iat?: unknown } } }
+      | undefined;
     const claim = cause?.cause?.claim;
     const message = `${err.message}: ${cause?.message ?? ''}`;
-    if (err.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED')
-      return new OidcFailure(claim === 'exp' ? 'oidc_token_expired' : 'oidc_clock_skew', message);
+    if (err.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') {
+      // A token issued moments ago that reads as issued long ago means the clocks differ.
+      const iat = cause?.cause?.claims?.iat;
+      const now = cause?.cause?.now;
+      const skewed =
+        claim !== 'exp' ||
+        (typeof iat === 'number' && typeof now === 'number' && now - iat > CLOCK_SKEW_S);
+      return new OidcFailure(skewed ? 'oidc_clock_skew' : 'oidc_token_expired', message);
+    }
     if (err.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' && claim === 'nonce')
       return new OidcFailure('oidc_nonce_mismatch', message);
     if (err.code === 'OAUTH_INVALID_RESPONSE' && mentions(cause?.message, '"state"'))

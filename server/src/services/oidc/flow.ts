@@ -1,3 +1,4 @@
+import type { OidcErrorCode } from '@pagewatch/contract';
 import * as oidc from 'openid-client';
 import type { RequestContext } from '../../domain/actor.js';
 import type { UserRecord } from '../../db/repositories/users.js';
@@ -8,11 +9,18 @@ import { startSession } from '../auth/sessions.js';
 import { assertNotThrottled, recordFailure } from '../auth/throttle.js';
 import { audit } from '../audit/record.js';
 import { configurationFor } from './client.js';
-import { classify, OidcFailure } from './errors.js';
+import { classify, CLOCK_SKEW_S, OidcFailure } from './errors.js';
 import { accountFor } from './accounts.js';
 
 export const FLOW_COOKIE = 'pw_oidc';
 export const FLOW_MS = 10 * 60_000;
+const POLICY_REFUSALS = new Set<OidcErrorCode>([
+  'oidc_domain_not_allowed',
+  'oidc_not_invited',
+  'oidc_email_unverified',
+  'oidc_email_missing',
+  'oidc_account_disabled',
+]);
 
 /** Only a path of this app: an absolute or scheme-relative return address would be an open redirect. */
 export function safeReturnTo(value: unknown): string {
@@ -100,6 +108,10 @@ export async function finishOidc(
     client.keepKeys();
     const idClaims = tokens.claims() as Record<string, unknown> | undefined;
     if (!idClaims || !tokens.id_token) throw new OidcFailure('oidc_failed', 'No ID token');
+    // openid-client checks expiry; a token issued "in the future" is this check's to refuse.
+    const ahead = Number(idClaims.iat) - deps.clock.now() / 1000;
+    if (ahead > CLOCK_SKEW_S)
+      throw new OidcFailure('oidc_clock_skew', `ID token issued ${Math.round(ahead)} s ahead`);
     let claims = idClaims;
     // Many providers put email and groups only in userinfo; ask only when the ID token lacks them.
     if (
@@ -137,7 +149,8 @@ export async function finishOidc(
     return { user, session, returnTo: flow.returnTo };
   } catch (err) {
     const failure = classify(err);
-    await recordFailure(deps, ipSubject);
+    // Refusals by policy (domain, invitation…) are no guesses; tampered answers count as failures.
+    if (!POLICY_REFUSALS.has(failure.code)) await recordFailure(deps, ipSubject);
     await audit(
       deps,
       ctx,
