@@ -18,6 +18,7 @@ import { bridgeEvents, type EventBridge } from './db/event-bridge.js';
 import { repositories } from './db/repositories/index.js';
 import { transactor } from './db/unit-of-work.js';
 import { createEngine, type Engine } from './engine/index.js';
+import { createLocationIngest } from './engine/location-ingest.js';
 import { checkTypes, type EngineOptions } from './engine/checks/registry.js';
 import type { Ownership } from './engine/ownership.js';
 import { cachedOpener } from './engine/checks/stored-secret.js';
@@ -258,6 +259,8 @@ export async function composePagewatch(
     ...options.checks,
     openSecret: cachedOpener((sealed) => secrets.open(sealed)),
   };
+  // Locations' results and the quorum (ADR 58): probes' batches and multi-location monitors.
+  const locationIngest = createLocationIngest({ repos, hub, clock, logger, maintenance });
   engine = runsChecks
     ? createEngine({
         repos,
@@ -267,6 +270,7 @@ export async function composePagewatch(
         metrics,
         concurrency: config.checkConcurrency,
         maintenance,
+        locations: locationIngest,
         options: checks,
         ...(config.canaryTargets
           ? { connectivity: new ConnectivityGuard(parseCanaries(config.canaryTargets)) }

@@ -64,6 +64,21 @@ export interface MonitorRecord extends Omit<Common, 'type'> {
   lastPingAt?: number | null;
   /** The round key of the last result recorded (domain/schedule.ts); absent before one. */
   lastRound?: RoundKey | null;
+  /**
+   * The locations it is checked from (ADR 58), sorted; absent or null: `local` only, decided
+   * by the scheduler alone as before.
+   */
+  locations?: readonly string[] | null;
+}
+
+/** Whether the built-in scheduler (location `local`) checks this monitor. */
+export function checkedLocally(m: Pick<MonitorRecord, 'locations'>): boolean {
+  return !m.locations || m.locations.includes('local');
+}
+
+/** Whether the monitor's status is a quorum of several locations rather than one check's. */
+export function decidedByQuorum(m: Pick<MonitorRecord, 'locations'>): boolean {
+  return !!m.locations && (m.locations.length > 1 || m.locations[0] !== 'local');
 }
 
 /** The settings of a monitor known to be of `type` (a registry entry's own type). */

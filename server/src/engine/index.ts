@@ -1,6 +1,5 @@
 import type { CheckRun } from '../domain/check-run.js';
 import type { Repositories } from '../db/repositories/index.js';
-import { incidentEvent } from '../domain/incidents.js';
 import type { Clock } from '../lib/clock.js';
 import type { EventHub } from '../lib/event-hub.js';
 import type { Logger } from '../lib/logger.js';
@@ -13,6 +12,8 @@ import { PartitionFollower, type Ownership } from './ownership.js';
 import type { IpcLink } from '../lib/ipc-bridge.js';
 import { RemoteResultWriter, writeWorkerResults, type ResultSink } from './remote-results.js';
 import { ResultWriter } from './result-writer.js';
+import type { LocationIngest } from './location-ingest.js';
+import { publishWritten } from './publish-written.js';
 import { Scheduler } from './scheduler.js';
 
 export interface EngineDeps {
@@ -36,6 +37,8 @@ export interface EngineDeps {
   results?: { handTo: IpcLink } | { takeFrom: IpcLink };
   /** The self-connectivity guard (ADR 41): asked after a failed check whether we are offline. */
   connectivity?: { offline(): Promise<boolean> };
+  /** The quorum's ingest (ADR 58): checks of monitors with several locations go there. */
+  locations?: LocationIngest;
 }
 
 /** The check engine: scheduler, runner and result writer, wired to the event hub. */
@@ -45,43 +48,10 @@ export function createEngine(deps: EngineDeps) {
   // A worker on SQLite hands its results to the primary and writes none itself (ADR 25).
   const handTo = deps.results && 'handTo' in deps.results ? deps.results.handTo : null;
   const localWriter = () =>
-    new ResultWriter(
-      repos.results,
-      (written) => {
-        const now = deps.clock.now();
-        for (const { write, result, incident } of written) {
-          // Events carry what people see: `maintenance` while a window covers the monitor. The
-          // status underneath is still tracked and stored, and shows again when the window ends.
-          const covered = maintenance.inMaintenance(write.monitorId, now);
-          const status = covered ? 'maintenance' : write.status;
-          hub.publish({
-            kind: 'result',
-            monitorId: write.monitorId,
-            status,
-            result,
-            details: write.run.details ?? null,
-          });
-          // A flip inside a window raises nothing (SPEC §4); it is in the history all the same.
-          if (write.flip && !write.maintenance && !covered) {
-            hub.publish({
-              kind: 'status',
-              monitorId: write.monitorId,
-              from: write.flip.from,
-              to: write.flip.to,
-              at: result.at,
-              errorCode: result.errorCode,
-              message: result.errorMessage,
-            });
-          }
-          if (incident) hub.publish(incidentEvent(incident.incident, incident.change, write.at));
-        }
-      },
-      logger,
-      {
-        onDrop: () => metrics.writesDropped.inc(),
-        onDuplicate: (n) => metrics.duplicatesDropped.inc(n),
-      },
-    );
+    new ResultWriter(repos.results, publishWritten(hub, maintenance, deps.clock), logger, {
+      onDrop: () => metrics.writesDropped.inc(),
+      onDuplicate: (n) => metrics.duplicatesDropped.inc(n),
+    });
   let sink: ResultSink;
   if (handTo) {
     sink = new RemoteResultWriter(handTo, logger, { onDrop: () => metrics.writesDropped.inc() });
@@ -131,6 +101,14 @@ export function createEngine(deps: EngineDeps) {
       logger.warn({ monitorId, reason }, 'check result not counted: Pagewatch was overloaded');
     },
     inMaintenance: (id, at) => maintenance.inMaintenance(id, at),
+    ...(deps.locations
+      ? {
+          recordLocation: (m, run, startedAt, roundDue) => {
+            metrics.checks.inc({ outcome: run.outcome });
+            deps.locations!.recordLocal(m, run, startedAt, roundDue);
+          },
+        }
+      : {}),
   });
 
   // A window began or ended (or was edited): dashboards change now, not at the next check.

@@ -7,6 +7,7 @@ import { dueOf, roundAt } from '../domain/schedule.js';
 import type {
   LocationResultRow,
   QuorumSubject,
+  StoredVerdict,
   locationResultsRepository,
 } from '../db/repositories/location-results.js';
 import type { InsertedResult, ResultWrite } from '../db/repositories/results.js';
@@ -150,10 +151,11 @@ export async function decideOne(
   if (!m || m.paused) return null;
   if (m.lastRoundDue !== null && row.roundDue < m.lastRoundDue) return null;
   const now = deps.clock.now();
+  const verdicts = await repo.verdicts(m.id);
   const verdict = decideQuorum({
     locations: m.locations,
     k: m.quorum,
-    verdicts: await repo.verdicts(m.id),
+    verdicts,
     now,
     freshMs: freshForMs(m.interval),
   });
@@ -167,7 +169,7 @@ export async function decideOne(
   const write: ResultWrite = {
     monitorId: m.id,
     at: row.at,
-    run: row.run,
+    run: namingFailures(row.run, verdict, verdicts),
     status: t.next.status,
     failures: t.next.failures,
     recent: pushRecent(m.recent, [row.run.outcome, row.run.latencyMs]),
@@ -184,6 +186,25 @@ export async function decideOne(
   const written = await deps.repos.results.writeBatch([write]);
   if (written.length > 0) deps.onWritten?.(written);
   return verdict;
+}
+
+/**
+ * The run a REGIONAL or quorum DOWN is announced with: its message names the failing locations
+ * ("Failing from EU West, US East: connection refused"), so the dashboard, the flip and the
+ * alert say where. The history row keeps the location's own run.
+ */
+function namingFailures(run: CheckRun, verdict: QuorumVerdict, verdicts: StoredVerdict[]) {
+  if (verdict.outcome !== 'regional' && verdict.outcome !== 'down') return run;
+  const failing = verdicts.filter((v) => verdict.failing.includes(v.locationId));
+  const first = failing[0];
+  if (!first) return run;
+  const names = failing.map((v) => v.name).join(', ');
+  const said = first.errorMessage ?? first.errorCode ?? 'the check failed';
+  return {
+    ...run,
+    errorCode: run.errorCode ?? (first.errorCode as CheckRun['errorCode']),
+    errorMessage: `Failing from ${names}: ${said}`,
+  };
 }
 
 /**

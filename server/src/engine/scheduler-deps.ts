@@ -9,6 +9,16 @@ import type { Logger } from '../lib/logger.js';
 export interface SchedulerDeps {
   run(monitor: MonitorRecord, signal: AbortSignal): Promise<CheckRun>;
   record(write: ResultWrite): void;
+  /**
+   * Records a check of a monitor decided by several locations as location `local`'s result of
+   * the round due at `roundDue` (ADR 58); absent: every monitor is decided here alone.
+   */
+  recordLocation?: (
+    monitor: MonitorRecord,
+    run: CheckRun,
+    startedAt: number,
+    roundDue: number,
+  ) => void;
   clock: Clock;
   logger: Logger;
   concurrency: number;

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { CheckRun } from '../domain/check-run.js';
 import { overloadVerdict } from '../domain/overload.js';
-import type { MonitorRecord } from '../domain/monitor.js';
+import { checkedLocally, decidedByQuorum, type MonitorRecord } from '../domain/monitor.js';
 import {
   BurstSpreader,
   dueOf,
@@ -149,7 +149,7 @@ export class Scheduler {
   /** A new or changed monitor: checked right away (unless it comes in a burst), then on its interval. */
   upsert(monitor: MonitorRecord): void {
     if (this.stopped) return;
-    if (monitor.paused) return this.remove(monitor.id);
+    if (monitor.paused || !checkedLocally(monitor)) return this.remove(monitor.id);
     const existing = this.entries.get(monitor.id);
     if (existing) {
       existing.monitor = monitor;
@@ -238,6 +238,8 @@ export class Scheduler {
   }
 
   private put(monitor: MonitorRecord, { round, due }: Planned): void {
+    // Checked only from remote locations (ADR 58): their probes run it, not this scheduler.
+    if (!checkedLocally(monitor)) return;
     const last = monitor.lastRound ?? null;
     const entry: Entry = { monitor, due, round, last, gen: 0, running: false, discarded: 0 };
     this.entries.set(monitor.id, entry);
@@ -358,6 +360,10 @@ export class Scheduler {
     entry.discarded = 0;
     // The monitor was edited while this check ran: its result still counts, against the new definition.
     const latest = current?.monitor ?? monitor;
+    if (this.deps.recordLocation && decidedByQuorum(latest)) {
+      this.recordAsLocation(current === entry ? entry : null, latest, run, startedAt, round);
+      return;
+    }
     const key = keyAfter(entry.last, monitor.id, latest.interval * 1000, round);
     entry.last = key;
     const { write, transition } = applyResult(latest, run, startedAt, key, {
@@ -380,6 +386,25 @@ export class Scheduler {
       );
       this.arm();
     }
+  }
+
+  /**
+   * A monitor checked from several locations (ADR 58): this check is location `local`'s verdict
+   * of its round, recorded and decided with the others' by the quorum; the rounds confirm a
+   * DOWN, so the next check is the next round's.
+   */
+  private recordAsLocation(
+    entry: Entry | null,
+    m: MonitorRecord,
+    run: CheckRun,
+    startedAt: number,
+    round: number,
+  ): void {
+    const i = m.interval * 1000;
+    this.deps.recordLocation!(m, run, startedAt, dueOf(m.id, i, round));
+    if (!entry || this.stopped) return;
+    this.reschedule(entry, nextSlot(m.id, i, round, this.deps.clock.now()));
+    this.arm();
   }
 }
 

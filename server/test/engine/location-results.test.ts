@@ -156,6 +156,12 @@ describe.each(engines)('location results on %s', (engine) => {
     await recordLocationResults(deps, 'local', [item(id, 1)], { replayed: false });
     await recordLocationResults(deps, 'eu', [item(id, 1, true)], { replayed: false });
     expect(await statusOf(id)).toBe('regional');
+    const said = await database.db
+      .selectFrom('monitors')
+      .select('last_error_message')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(said.last_error_message).toBe('Failing from EU: Connection refused');
     await at(id, 2);
     await recordLocationResults(deps, 'eu', [item(id, 2, true)], { replayed: false });
     await recordLocationResults(deps, 'local', [item(id, 2, true)], { replayed: false });

@@ -42,6 +42,8 @@ export interface QuorumSubject {
 
 /** A location's verdict as the monitor page shows it. */
 export interface StoredVerdict extends LocationVerdict {
+  /** The location's name now (renameable); its id when the location is gone. */
+  name: string;
   roundAt: number;
   latencyMs: number | null;
   errorCode: string | null;
@@ -200,21 +202,24 @@ export function locationResultsRepository(db: Kysely<DB>, engine: Engine) {
     /** Each location's live verdict on a monitor. */
     async verdicts(monitorId: number): Promise<StoredVerdict[]> {
       const rows = await db
-        .selectFrom('monitor_location_verdicts')
+        .selectFrom('monitor_location_verdicts as v')
+        .leftJoin('locations as l', 'l.id', 'v.location_id')
         .select([
-          'location_id',
-          'round_at',
-          'status',
-          'latency_us',
-          'checked_at',
-          'error_code',
-          'error_message',
+          'v.location_id',
+          'l.name',
+          'v.round_at',
+          'v.status',
+          'v.latency_us',
+          'v.checked_at',
+          'v.error_code',
+          'v.error_message',
         ])
-        .where('monitor_id', '=', monitorId)
-        .orderBy('location_id')
+        .where('v.monitor_id', '=', monitorId)
+        .orderBy('v.location_id')
         .execute();
       return rows.map((r) => ({
         locationId: r.location_id,
+        name: r.name ?? r.location_id,
         outcome: r.status as CheckOutcome,
         checkedAt: Number(r.checked_at),
         roundAt: Number(r.round_at),

@@ -5,6 +5,7 @@ import type { MonitorRecord } from '../../domain/monitor.js';
 import { HOUR_MS, hourBucket } from '../../domain/windows.js';
 import type { DB } from '../schema.js';
 import { setMonitorChannels } from './notification-channels.js';
+import { locationsOf } from './location-results.js';
 import {
   columns,
   definitionColumns,
@@ -252,7 +253,7 @@ export function monitorsRepository(db: Kysely<DB>) {
           .execute();
         for (const r of rows) out.push(toRecord(r));
       }
-      return out;
+      return withLocations(db, out);
     },
 
     async findById(id: number): Promise<MonitorRecord | null> {
@@ -261,7 +262,7 @@ export function monitorsRepository(db: Kysely<DB>) {
         .select(columns)
         .where('id', '=', id)
         .executeTakeFirst();
-      return row ? toRecord(row) : null;
+      return row ? ((await withLocations(db, [toRecord(row)]))[0] ?? null) : null;
     },
 
     async list(): Promise<MonitorRecord[]> {
@@ -280,7 +281,7 @@ export function monitorsRepository(db: Kysely<DB>) {
         .select(columns)
         .where('paused', '=', 0)
         .execute();
-      return rows.map(toRecord);
+      return withLocations(db, rows.map(toRecord), true);
     },
 
     /**
@@ -301,7 +302,7 @@ export function monitorsRepository(db: Kysely<DB>) {
           .execute();
         for (const row of rows) out.push(toRecord(row));
       }
-      return out;
+      return withLocations(db, out, true);
     },
 
     /** Checks per monitor over the last 24 hourly buckets (24–25 h), from the hourly rollup. */
@@ -328,3 +329,41 @@ export function monitorsRepository(db: Kysely<DB>) {
 }
 
 export type MonitorsRepository = ReturnType<typeof monitorsRepository>;
+
+/**
+ * Sets each record's chosen locations (ADR 58) for the scheduler. `all`: the whole (small)
+ * link table in one read, for start-up's many monitors; otherwise only these monitors' links.
+ */
+async function withLocations(
+  db: Kysely<DB>,
+  records: MonitorRecord[],
+  all = false,
+): Promise<MonitorRecord[]> {
+  if (records.length === 0) return records;
+  const links = all
+    ? await allLocations(db)
+    : await locationsOf(
+        db,
+        records.map((r) => r.id),
+      );
+  if (links.size === 0) return records;
+  for (const r of records) {
+    const chosen = links.get(r.id);
+    if (chosen) r.locations = chosen;
+  }
+  return records;
+}
+
+async function allLocations(db: Kysely<DB>): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  const rows = await db
+    .selectFrom('monitor_locations')
+    .select(['monitor_id', 'location_id'])
+    .orderBy('location_id')
+    .execute();
+  for (const r of rows) {
+    const id = Number(r.monitor_id);
+    out.set(id, [...(out.get(id) ?? []), r.location_id]);
+  }
+  return out;
+}

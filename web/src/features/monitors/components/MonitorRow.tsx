@@ -36,7 +36,8 @@ export const MonitorRow = memo(function MonitorRow({
   /** `range`: shift was held, ticking every row from the last one clicked. */
   onSelect?: (id: number, range: boolean) => void;
 }) {
-  const failing = m.lastCheck?.outcome === 'down' ? m.lastCheck : null;
+  // A REGIONAL row names where it fails (the quorum's message), whatever the last check said.
+  const failing = m.lastCheck?.outcome === 'down' || m.status === 'regional' ? m.lastCheck : null;
   return (
     <tr
       ref={measure}
