@@ -527,6 +527,7 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
           </>
         ),
       ],
+      ['Headers', m.headers.length ? m.headers.map((h) => h.name).join(', ') : 'None'],
       ...(m.url.startsWith('wss:')
         ? ([
             [
@@ -568,6 +569,7 @@ export const kindDisplays: { [T in MonitorType]: KindDisplay<T> } = {
           'On, certificate verified'
         ),
       ],
+      ['Metadata', m.headers.length ? m.headers.map((h) => h.name).join(', ') : 'None'],
     ],
     flag: (m) =>
       m.tls &&
