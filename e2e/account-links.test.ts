@@ -91,7 +91,7 @@ describe('password reset and invitations by mail in a browser', () => {
     await page.goto(`${app.url}/login`);
     await page.getByLabel('Email').fill(person.email);
     await page.getByLabel('Password', { exact: true }).fill('a reset passphrase 77');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${app.url}/`);
     expect(errors).toEqual([]);
   });

@@ -116,7 +116,7 @@ describe('setup, sign-in and two-factor in a browser', () => {
     await page.getByText('Email or password is incorrect').waitFor();
     await screenshotAll(page, 'login-wrong-password');
     await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/settings\/account$/);
     await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
   });
@@ -179,7 +179,7 @@ describe('setup, sign-in and two-factor in a browser', () => {
     await page.getByText('This sign-in has expired; enter your password again').waitFor();
     expect(await page.getByLabel('Email').inputValue()).toBe(OWNER.email);
     await page.getByLabel('Password', { exact: true }).fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
     await page.getByLabel('6-digit code').fill(totpNow(key));
     await page.getByRole('button', { name: 'Verify and sign in' }).click();

@@ -106,7 +106,7 @@ describe('every screen in light and dark: contrast, console and CSP', () => {
           act: async (page) => {
             await page.getByLabel('Email').fill(OWNER.email);
             await page.getByLabel('Password', { exact: true }).fill('not the password');
-            await page.getByRole('button', { name: 'Sign in' }).click();
+            await page.getByRole('button', { name: 'Sign in', exact: true }).click();
             await page.getByRole('alert').waitFor();
           },
         },

@@ -24,6 +24,7 @@ export const Passkey = z.object({
 export type Passkey = z.infer<typeof Passkey>;
 
 export const PasskeyList = z.object({ passkeys: z.array(Passkey) });
+export type PasskeyList = z.infer<typeof PasskeyList>;
 
 /**
  * WebAuthn options for navigator.credentials (PublicKeyCredentialCreationOptionsJSON or

@@ -148,6 +148,11 @@ const BODIES: Record<string, () => unknown> = {
   // Empty: a 400 proves the route is open without counting a failed sign-in.
   'POST /api/v1/auth/login': () => ({}),
   'POST /api/v1/auth/login/totp': () => ({}),
+  'POST /api/v1/auth/login/passkey': () => ({}),
+  'POST /api/v1/auth/login/passkey/options': () => ({}),
+  'POST /api/v1/auth/passkeys/sign-in': () => ({}),
+  'POST /api/v1/auth/passkeys/register': () => ({}),
+  'PATCH /api/v1/auth/passkeys/:id': () => ({ name: `Matrix passkey ${++seq}` }),
   'PUT /api/v1/auth/password': () => ({}),
   'POST /api/v1/auth/totp/confirm': () => ({ code: '000000' }),
   'POST /api/v1/auth/totp/disable': () => ({ password: 'not it', code: '000000' }),
@@ -383,7 +388,7 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     } else if (url.includes('/oidc/') || url.includes('/sign-in/providers/')) {
       // Need not exist: access is decided first; then 404, or the login page for a sign-in.
       id = 1;
-    } else if (resource === 'escalations') {
+    } else if (resource === 'escalations' || url.startsWith('/api/v1/auth/passkeys/')) {
       // Need not exist: access is decided before the lookup answers 404.
       id = 1;
     } else if (url.startsWith('/api/v1/invitations/')) {

@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { isAuthKey } from '../features/auth/api/keys';
+import { authKeys, isAuthKey } from '../features/auth/api/keys';
 import { markSignedOut } from '../features/auth/api/session';
 import { isApiError } from '../lib/api';
 
@@ -11,6 +11,10 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
 }
 
 const unauthenticated = (error: unknown) => isApiError(error) && error.kind === 'unauthenticated';
+// The second-factor policy was turned on meanwhile (ADR 51): /auth/me says so, and the shell
+// sends the person to enrol.
+const enrolmentNeeded = (error: unknown) =>
+  isApiError(error) && error.kind === 'second_factor_required';
 
 export function createQueryClient(): QueryClient {
   // A 401 from any request means the session is gone (expired, signed out elsewhere, role
@@ -19,6 +23,7 @@ export function createQueryClient(): QueryClient {
     queryCache: new QueryCache({
       onError: (error, query) => {
         if (unauthenticated(error) && !isAuthKey(query.queryKey)) markSignedOut(client, false);
+        if (enrolmentNeeded(error)) void client.invalidateQueries({ queryKey: authKeys.me() });
       },
     }),
     mutationCache: new MutationCache({

@@ -14,6 +14,8 @@ export const router = createBrowserRouter([
     children: [
       { path: 'setup', lazy: () => import('./routes/setup') },
       { path: 'login', lazy: () => import('./routes/login') },
+      // A second factor the policy requires, before the app (ADR 51).
+      { path: 'enrol', lazy: () => import('./routes/enrol') },
       // Reached from links in mail (ADR 34); the token follows `#`.
       { path: 'forgot-password', lazy: () => import('./routes/forgot-password') },
       { path: 'reset-password', lazy: () => import('./routes/reset-password') },
@@ -63,6 +65,7 @@ export const router = createBrowserRouter([
               { path: 'export', lazy: () => import('./routes/settings-export') },
               { path: 'general', lazy: () => import('./routes/settings-general') },
               { path: 'retention', lazy: () => import('./routes/settings-retention') },
+              { path: 'security', lazy: () => import('./routes/settings-security') },
               { path: 'cluster', lazy: () => import('./routes/settings-cluster') },
             ],
           },

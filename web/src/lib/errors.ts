@@ -27,6 +27,11 @@ export function describeError(error: unknown): ErrorText {
       return { title: 'You are signed out', detail: detail ?? 'Sign in again to continue.' };
     case 'forbidden':
       return { title: 'Not allowed', detail: detail ?? 'Your role does not allow this action.' };
+    case 'second_factor_required':
+      return {
+        title: 'Set up a second factor first',
+        detail: detail ?? 'Your administrator requires a passkey or an authenticator app.',
+      };
     case 'not_found':
       return {
         title: 'Not found',

@@ -8,11 +8,13 @@ import { AuthShell } from '../../features/auth/components/AuthShell';
 import { Booting } from '../../features/auth/components/Boot';
 import { LoginForm } from '../../features/auth/components/LoginForm';
 import { TotpStep } from '../../features/auth/components/TotpStep';
+import { PasskeySignIn } from '../../features/auth/components/passkeys/PasskeySignIn';
+import { PasskeyStep } from '../../features/auth/components/passkeys/PasskeyStep';
 import { safeNext } from '../../features/auth/next-path';
 
 type Step =
   | { kind: 'password'; email: string; notice: { title: string; detail?: string } | null }
-  | { kind: 'totp'; email: string; challenge: string };
+  | { kind: 'totp'; email: string; challenge: string; methods: ('totp' | 'passkey')[] };
 
 function Login() {
   const client = useQueryClient();
@@ -44,8 +46,11 @@ function Login() {
         key="password"
         email={step.email}
         notice={step.notice}
-        onTotpRequired={(challenge, email) => setStep({ kind: 'totp', email, challenge })}
+        onTotpRequired={(challenge, email, methods) =>
+          setStep({ kind: 'totp', email, challenge, methods })
+        }
       />
+      <PasskeySignIn />
     </AuthShell>
   ) : (
     <AuthShell
@@ -57,7 +62,21 @@ function Login() {
       }
     >
       <title>Two-factor sign-in · Pagewatch</title>
+      {step.methods.includes('passkey') && (
+        <PasskeyStep
+          challenge={step.challenge}
+          withCode={step.methods.includes('totp')}
+          onRestart={(reason) =>
+            setStep({
+              kind: 'password',
+              email: step.email,
+              notice: reason ? { title: reason } : null,
+            })
+          }
+        />
+      )}
       <TotpStep
+        recoveryOnly={!step.methods.includes('totp')}
         challenge={step.challenge}
         onRestart={(reason) =>
           setStep({

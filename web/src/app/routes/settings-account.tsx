@@ -2,6 +2,7 @@ import { ChangePasswordForm } from '../../features/auth/components/ChangePasswor
 import { ProfileEdit } from '../../features/auth/components/ProfileEdit';
 import { ProfilePanel } from '../../features/auth/components/ProfilePanel';
 import { TwoFactorPanel } from '../../features/auth/components/TwoFactorPanel';
+import { PasskeysPanel } from '../../features/auth/components/passkeys/PasskeysPanel';
 
 function Account() {
   return (
@@ -12,6 +13,7 @@ function Account() {
       <ProfileEdit />
       <ChangePasswordForm />
       <TwoFactorPanel />
+      <PasskeysPanel />
     </>
   );
 }

@@ -16,7 +16,8 @@ interface LoginFormProps {
   email: string;
   /** Why the person is back at this step (an expired two-factor step), shown above the form. */
   notice?: { title: string; detail?: string } | null;
-  onTotpRequired: (challenge: string, email: string) => void;
+  /** `methods`: what the second step takes, a code and/or a passkey. */
+  onTotpRequired: (challenge: string, email: string, methods: ('totp' | 'passkey')[]) => void;
 }
 
 /** Step one: email and password. Signing in without two-factor ends here. */
@@ -37,7 +38,8 @@ export function LoginForm({ email, notice, onTotpRequired }: LoginFormProps) {
       onSubmit={form.handleSubmit((input) =>
         login.mutate(input, {
           onSuccess: (result) => {
-            if (result.status === 'totp_required') onTotpRequired(result.challenge, input.email);
+            if (result.status === 'totp_required')
+              onTotpRequired(result.challenge, input.email, result.methods);
           },
           onError: (e) => {
             form.showServerErrors(e);

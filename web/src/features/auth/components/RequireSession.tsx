@@ -24,5 +24,10 @@ export function RequireSession({ children }: { children: ReactNode }) {
   if (!me.data) {
     return <BootError error={me.error} busy={me.isFetching} onRetry={() => void me.refetch()} />;
   }
+  // The second-factor policy (ADR 51): enrol first; the API refuses everything else meanwhile.
+  if (me.data.user.secondFactorRequired) {
+    const here = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to={`/enrol?next=${encodeURIComponent(here)}`} replace />;
+  }
   return <MeContext value={me.data.user}>{children}</MeContext>;
 }

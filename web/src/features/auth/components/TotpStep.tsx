@@ -22,11 +22,13 @@ interface TotpStepProps {
   challenge: string;
   /** The password step must be done again: the challenge expired or was used up. */
   onRestart: (reason: string | null) => void;
+  /** The account has passkeys but no TOTP app: only a recovery code can be typed. */
+  recoveryOnly?: boolean;
 }
 
 /** Step two: a code from the authenticator app, or one of the recovery codes. */
-export function TotpStep({ challenge, onRestart }: TotpStepProps) {
-  const [mode, setMode] = useState<Mode>('totp');
+export function TotpStep({ challenge, onRestart, recoveryOnly = false }: TotpStepProps) {
+  const [mode, setMode] = useState<Mode>(recoveryOnly ? 'recovery' : 'totp');
   const verify = useLoginTotp();
   const form = useSchemaForm({
     initial: { code: '' },
@@ -114,9 +116,11 @@ export function TotpStep({ challenge, onRestart }: TotpStepProps) {
         Verify and sign in
       </Button>
       <div className="auth-links">
-        <button type="button" className="link-button" onClick={switchMode}>
-          {mode === 'totp' ? 'Use a recovery code instead' : 'Use a code from your app instead'}
-        </button>
+        {!recoveryOnly && (
+          <button type="button" className="link-button" onClick={switchMode}>
+            {mode === 'totp' ? 'Use a recovery code instead' : 'Use a code from your app instead'}
+          </button>
+        )}
         <button type="button" className="link-button" onClick={() => onRestart(null)}>
           Start over
         </button>
