@@ -139,7 +139,7 @@ export function PasskeysPanel() {
           ))}
         </ul>
       )}
-      {list.data && passkeys.length === 0 && <p className="setting-note">No passkeys yet.</p>}
+      {list.data && passkeys.length === 0 && <p className="setting-note passkey-none">No passkeys yet.</p>}
       {note && <Notice live title={note} />}
       {!supported ? (
         <Notice tone="warning" title="This browser cannot create passkeys" />
@@ -151,6 +151,7 @@ export function PasskeysPanel() {
             setNote(null);
             add.mutate(name.trim() || suggestedName(), {
               onSuccess: (out) => {
+                setName(suggestedName());
                 if (out.recoveryCodes.length > 0) setCodes(out.recoveryCodes);
                 else setNote(`Added “${out.passkey.name}”.`);
               },
