@@ -139,7 +139,9 @@ export function PasskeysPanel() {
           ))}
         </ul>
       )}
-      {list.data && passkeys.length === 0 && <p className="setting-note passkey-none">No passkeys yet.</p>}
+      {list.data && passkeys.length === 0 && (
+        <p className="setting-note passkey-none">No passkeys yet.</p>
+      )}
       {note && <Notice live title={note} />}
       {!supported ? (
         <Notice tone="warning" title="This browser cannot create passkeys" />
