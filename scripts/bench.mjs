@@ -16,6 +16,7 @@ const benches = [
   'scheduler-10k-60s',
   'scheduler-100k-workers',
   'auth',
+  'passkey-verify',
   'history',
   'browser-checks',
   'alerts-1000-down',
