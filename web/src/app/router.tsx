@@ -66,6 +66,7 @@ export const router = createBrowserRouter([
               { path: 'general', lazy: () => import('./routes/settings-general') },
               { path: 'retention', lazy: () => import('./routes/settings-retention') },
               { path: 'security', lazy: () => import('./routes/settings-security') },
+              { path: 'sign-in', lazy: () => import('./routes/settings-sign-in') },
               { path: 'cluster', lazy: () => import('./routes/settings-cluster') },
             ],
           },

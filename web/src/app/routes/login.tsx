@@ -7,6 +7,7 @@ import { forgetPersonalData } from '../../features/auth/api/session';
 import { AuthShell } from '../../features/auth/components/AuthShell';
 import { Booting } from '../../features/auth/components/Boot';
 import { LoginForm } from '../../features/auth/components/LoginForm';
+import { OidcSignIn } from '../../features/auth/components/oidc/OidcSignIn';
 import { TotpStep } from '../../features/auth/components/TotpStep';
 import { PasskeySignIn } from '../../features/auth/components/passkeys/PasskeySignIn';
 import { PasskeyStep } from '../../features/auth/components/passkeys/PasskeyStep';
@@ -42,6 +43,7 @@ function Login() {
   return step.kind === 'password' ? (
     <AuthShell title="Sign in">
       <title>Sign in · Pagewatch</title>
+      <OidcSignIn />
       <LoginForm
         key="password"
         email={step.email}

@@ -48,9 +48,22 @@ export function useLoginTotp() {
 export function useLogout() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (everywhere: boolean) =>
-      api<void>(everywhere ? '/auth/logout-all' : '/auth/logout', { method: 'POST' }),
-    onSuccess: () => markSignedOut(client, true),
+    // Signing out of this browser goes through the OIDC route: a session begun at a provider
+    // ends there too (RP-initiated logout, ADR 49); others simply end.
+    mutationFn: async (everywhere: boolean): Promise<string | null> => {
+      if (everywhere) {
+        await api<void>('/auth/logout-all', { method: 'POST' });
+        return null;
+      }
+      const out = await api<{ endSessionUrl: string | null }>('/auth/oidc/logout', {
+        method: 'POST',
+      });
+      return out.endSessionUrl;
+    },
+    onSuccess: (endSessionUrl) => {
+      markSignedOut(client, true);
+      if (endSessionUrl) window.location.assign(endSessionUrl);
+    },
   });
 }
 

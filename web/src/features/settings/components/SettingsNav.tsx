@@ -10,6 +10,7 @@ const sections: readonly { to: string; label: string; icon: IconName; role: Role
   { to: 'api-keys', label: 'API keys', icon: 'key', role: 'viewer' },
   { to: 'users', label: 'Users', icon: 'users', role: 'admin' },
   { to: 'security', label: 'Security', icon: 'shield', role: 'admin' },
+  { to: 'sign-in', label: 'Sign-in', icon: 'key', role: 'admin' },
   { to: 'retention', label: 'Data retention', icon: 'clock', role: 'admin' },
   { to: 'audit', label: 'Audit log', icon: 'list', role: 'admin' },
   { to: 'backups', label: 'Backups', icon: 'download', role: 'admin' },
