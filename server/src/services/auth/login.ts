@@ -5,6 +5,7 @@ import { randomToken, safeEqual, sha256 } from '../../lib/crypto.js';
 import { unauthenticated } from '../../lib/errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import { audit } from '../audit/record.js';
+import { assertPasswordAllowed } from '../oidc/policy.js';
 import type { ServiceDeps } from '../deps.js';
 import { startSession, type StartedSession } from './sessions.js';
 import { assertNotThrottled, recordFailure, subjectsFor, typedEmailKey } from './throttle.js';
