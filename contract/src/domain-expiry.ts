@@ -34,3 +34,39 @@ export const DomainRegistration = z.object({
   errorMessage: z.string().nullable(),
 });
 export type DomainRegistration = z.infer<typeof DomainRegistration>;
+
+/** Where IANA publishes the RDAP bootstrap file for domain names (RFC 9224). */
+export const IANA_DNS_BOOTSTRAP_URL = 'https://data.iana.org/rdap/dns.json';
+
+/** The RDAP bootstrap file domain expiry uses: shipped with Pagewatch, or refreshed since. */
+export const RdapBootstrapStatus = z.object({
+  source: z.enum(['shipped', 'refreshed']),
+  /** The file's own `publication` date (when IANA published it), when it has one. */
+  publication: z.iso.datetime().nullable(),
+  /** TLDs with an RDAP service in it. */
+  tlds: z.number().int(),
+  /** When it was downloaded into the data directory; null for the shipped file. */
+  refreshedAt: z.iso.datetime().nullable(),
+  /** Where it was downloaded from; null for the shipped file or when not recorded (older CLI). */
+  refreshedFrom: z.string().nullable(),
+  /** Where a refresh downloads from by default. */
+  defaultSource: z.string(),
+});
+export type RdapBootstrapStatus = z.infer<typeof RdapBootstrapStatus>;
+
+/** Download the bootstrap file again, from IANA unless `from` names another copy. */
+export const RdapBootstrapRefresh = z.strictObject({
+  from: z
+    .string()
+    .trim()
+    .max(2048, 'URLs are limited to 2,048 characters')
+    .refine((v) => {
+      try {
+        return /^https?:$/.test(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, 'Enter an http:// or https:// URL, e.g. https://data.iana.org/rdap/dns.json')
+    .default(IANA_DNS_BOOTSTRAP_URL),
+});
+export type RdapBootstrapRefresh = z.infer<typeof RdapBootstrapRefresh>;

@@ -57,7 +57,7 @@ describe('npx pagewatch rdap-bootstrap refresh', () => {
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
     expect(run.out).toBe(
-      `Wrote ${path.join(dir, 'rdap-dns.json')}: RDAP services for 3 TLDs. Pagewatch uses it from its next start.\n`,
+      `Wrote ${path.join(dir, 'rdap-dns.json')}: RDAP services for 3 TLDs. A running Pagewatch uses it within 5 minutes.\n`,
     );
     expect(bootstrapFileFor(dir)).toBe(path.join(dir, 'rdap-dns.json'));
     expect(loadBootstrapFile(bootstrapFileFor(dir)).services.get('de')).toEqual([

@@ -1,22 +1,24 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
   BootstrapError,
   parseBootstrap,
   REFRESHED_NAME,
+  writeRefreshedBootstrap,
 } from '../../engine/checks/domain/bootstrap.js';
+import { IANA_DNS_BOOTSTRAP_URL } from '@pagewatch/contract';
 import { CliError } from '../errors.js';
 import type { RegisterCommand } from './index.js';
 
 /** Where IANA publishes the RDAP bootstrap file for domain names (RFC 9224). */
-export const IANA_DNS_BOOTSTRAP = 'https://data.iana.org/rdap/dns.json';
+export const IANA_DNS_BOOTSTRAP = IANA_DNS_BOOTSTRAP_URL;
 
 const TIMEOUT_MS = 20_000;
 
 /**
  * `pagewatch rdap-bootstrap refresh`: downloads IANA's current bootstrap file, checks it, and
  * writes it into the data directory, where the server prefers it over the copy it ships with
- * (read at start). Run where the server runs, on a machine with internet access; offline it
+ * (every process reads it again within 5 minutes). Run where the server runs, on a machine with internet access; offline it
  * fails and changes nothing.
  */
 export const registerRdapBootstrap: RegisterCommand = (program, contextOf) => {
@@ -60,12 +62,9 @@ export const registerRdapBootstrap: RegisterCommand = (program, contextOf) => {
         throw err;
       }
       mkdirSync(dir, { recursive: true });
-      const target = path.join(dir, REFRESHED_NAME);
-      // Written beside and renamed, so a server starting meanwhile reads a whole file.
-      writeFileSync(`${target}.tmp`, text);
-      renameSync(`${target}.tmp`, target);
+      writeRefreshedBootstrap(dir, text, opts.from, new Date());
       ctx.out(
-        `Wrote ${target}: RDAP services for ${services} TLDs. Pagewatch uses it from its next start.\n`,
+        `Wrote ${path.join(dir, REFRESHED_NAME)}: RDAP services for ${services} TLDs. A running Pagewatch uses it within 5 minutes.\n`,
       );
     });
 };

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -15,6 +15,8 @@ export const SHIPPED_BOOTSTRAP = fileURLToPath(
 
 /** The refreshed copy's name inside PAGEWATCH_DATA_DIR. */
 export const REFRESHED_NAME = 'rdap-dns.json';
+/** Beside it: where and when it was downloaded ({ from, at }). */
+export const SOURCE_NAME = 'rdap-dns.source.json';
 
 export interface RdapBootstrap {
   publication: string | null;
@@ -79,4 +81,54 @@ export function servicesFor(bootstrap: RdapBootstrap, domain: string): string[] 
     if (found) return found;
   }
   return [];
+}
+
+/** The bootstrap file in use, as Settings shows it. */
+export interface BootstrapInUse {
+  source: 'shipped' | 'refreshed';
+  publication: string | null;
+  tlds: number;
+  refreshedAt: string | null;
+  refreshedFrom: string | null;
+}
+
+/** Reads the file in use and, for a refreshed one, where and when it came from. */
+export function bootstrapInUse(dataDir: string | null): BootstrapInUse {
+  const file = bootstrapFileFor(dataDir);
+  const bootstrap = loadBootstrapFile(file);
+  const publication = bootstrap.publication ? Date.parse(bootstrap.publication) : NaN;
+  const common = {
+    publication: Number.isNaN(publication) ? null : new Date(publication).toISOString(),
+    tlds: bootstrap.services.size,
+  };
+  if (file === SHIPPED_BOOTSTRAP || dataDir === null) {
+    return { source: 'shipped', ...common, refreshedAt: null, refreshedFrom: null };
+  }
+  let from: string | null = null;
+  let at = statSync(file).mtime.toISOString();
+  try {
+    const recorded = JSON.parse(readFileSync(path.join(dataDir, SOURCE_NAME), 'utf8')) as {
+      from?: unknown;
+      at?: unknown;
+    };
+    if (typeof recorded.from === 'string') from = recorded.from;
+    if (typeof recorded.at === 'string') at = recorded.at;
+  } catch {
+    // Written by an older CLI, or by hand: the file's own time, no source.
+  }
+  return { source: 'refreshed', ...common, refreshedAt: at, refreshedFrom: from };
+}
+
+/**
+ * Writes a checked bootstrap file into the data directory with where it came from. Each is
+ * written beside and renamed, so a process reading meanwhile reads a whole file.
+ */
+export function writeRefreshedBootstrap(dataDir: string, text: string, from: string, at: Date) {
+  const write = (name: string, content: string) => {
+    const target = path.join(dataDir, name);
+    writeFileSync(`${target}.tmp`, content);
+    renameSync(`${target}.tmp`, target);
+  };
+  write(REFRESHED_NAME, text);
+  write(SOURCE_NAME, JSON.stringify({ from, at: at.toISOString() }));
 }

@@ -31,6 +31,8 @@ export const rdapCacheTimes = {
 } as const;
 
 const MAX_ENTRIES = 20_000;
+/** How often a bootstrap read from a file is read again (a refresh in another process). */
+const BOOTSTRAP_RELOAD_MS = 5 * MINUTE;
 
 interface Entry {
   answer: RdapAnswer;
@@ -49,7 +51,10 @@ export interface Registration {
 }
 
 export interface RdapClientOptions {
-  /** The bootstrap, or how to read it (read once, on first use). */
+  /**
+   * The bootstrap, or how to read it: on first use, then again every 5 minutes, so a file
+   * refreshed in the data directory reaches every process without a restart.
+   */
   bootstrap?: RdapBootstrap | (() => RdapBootstrap);
   now?: () => number;
 }
@@ -69,6 +74,7 @@ export class RdapClient {
   /** RDAP base URL → when its rate limit ends. */
   private readonly blocked = new Map<string, number>();
   private loaded: RdapBootstrap | null = null;
+  private loadedAt = 0;
   private readonly now: () => number;
   /** Lookups sent to registries since start (tests and metrics read it). */
   lookups = 0;
@@ -78,8 +84,19 @@ export class RdapClient {
   }
 
   bootstrap(): RdapBootstrap {
+    const given = this.options.bootstrap;
+    if (this.loaded !== null && typeof given === 'function') {
+      if (this.now() - this.loadedAt >= BOOTSTRAP_RELOAD_MS) {
+        this.loadedAt = this.now();
+        try {
+          this.loaded = given();
+        } catch {
+          // A file being replaced or broken by hand: keep the one in use.
+        }
+      }
+    }
     if (this.loaded === null) {
-      const given = this.options.bootstrap;
+      this.loadedAt = this.now();
       this.loaded =
         given === undefined
           ? loadBootstrapFile(SHIPPED_BOOTSTRAP)

@@ -13,6 +13,7 @@ import { getSettings } from '../../../services/settings/read.js';
 import { storageReport } from '../../../services/settings/storage.js';
 import { updateSettings } from '../../../services/settings/update.js';
 import type { ApiRegistry } from '../../route.js';
+import { rdapBootstrapRoutes } from './rdap-bootstrap.js';
 
 /** Settings → General and Data retention, and the owner's two actions (SPEC §2, §6). */
 export function settingsRoutes(app: FastifyInstance, api: ApiRegistry, deps: ServiceDeps): void {
@@ -81,4 +82,6 @@ export function settingsRoutes(app: FastifyInstance, api: ApiRegistry, deps: Ser
     responses: { 200: DeletedData },
     handler: async ({ body, ctx }) => deleteAllData(deps, ctx, body),
   });
+
+  rdapBootstrapRoutes(app, api, deps);
 }
