@@ -19,6 +19,8 @@ import { authRoutes } from './http/routes/api/auth.js';
 import { oidcRoutes } from './http/routes/api/oidc.js';
 import { backupRoutes } from './http/routes/api/backup.js';
 import { clusterRoutes } from './http/routes/api/cluster.js';
+import { locationRoutes } from './http/routes/api/locations.js';
+import { probeRoutes } from './http/routes/probe/v1.js';
 import { settingsRoutes } from './http/routes/api/settings.js';
 import { eventRoutes } from './http/routes/api/events.js';
 import { importApiRoutes } from './http/routes/api/import.js';
@@ -162,6 +164,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   icalRoutes(app, deps.services);
   contactMethodRoutes(app, api, deps.services);
   clusterRoutes(app, api, deps.services);
+  locationRoutes(app, api, deps.services);
+  probeRoutes(app, deps.services);
   settingsRoutes(app, api, deps.services);
   backupRoutes(app, api, deps.services);
   configRoutes(app, api, deps.services);

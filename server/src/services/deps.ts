@@ -7,6 +7,7 @@ import type { CredentialRevocations } from '../lib/credential-revocations.js';
 import type { SecretBox } from '../lib/crypto.js';
 import type { EventHub } from '../lib/event-hub.js';
 import type { AuthCache } from './auth/cache.js';
+import type { LocationResultRecorder } from './locations/ingest.js';
 import type { MaintenanceIndex } from './maintenance/live-index.js';
 import type { MonitorSummaryCache } from './monitors/summary-cache.js';
 import type { SettingsStore } from './settings/store.js';
@@ -59,6 +60,8 @@ export interface ServiceDeps {
   settings?: SettingsStore | null;
   /** Runs writes of several services in one transaction (config apply, importers; ADR 28). */
   transact?: Transact;
+  /** Records a location's results (probes' batches; ADR 58); absent where it is not wired. */
+  recordLocationResults?: LocationResultRecorder | null;
   /** Runs one check of an unsaved definition through the check engine (the form's "Test"). */
   trialCheck?: (monitor: MonitorRecord, signal: AbortSignal) => Promise<CheckRun>;
 }

@@ -53,7 +53,8 @@ const PUBLIC_PAGES = [
   /^\/ical\//,
   /^\/api\/docs(\/standalone\.js)?$/,
 ];
-const PUBLIC_PAGE_PREFIXES = ['/api/push/', '/*'];
+// The probe protocol (ADR 56): the probe's bearer token is the proof, checked by its routes.
+const PUBLIC_PAGE_PREFIXES = ['/api/push/', '/api/probe/', '/*'];
 
 /**
  * SPEC §6 by API resource: the least role that may read it and that may change it. A route
@@ -91,6 +92,8 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   // Configuration as code: export, plan and apply are the export/import of SPEC §6.
   config: { read: 'admin', write: 'admin' },
   backup: { read: 'admin', write: 'admin' },
+  // Locations and their probes' tokens (issue 16): probe hosts and versions are the deployment's.
+  locations: { read: 'admin', write: 'admin' },
 };
 
 const asGet = (method: string) => (method === 'HEAD' ? 'GET' : method);
@@ -182,6 +185,10 @@ const BODIES: Record<string, () => unknown> = {
   'PUT /api/v1/notification-channels/:id': () => webhookChannel(),
   // Trials of unsaved forms reach only a refused loopback port; attaching links every monitor.
   'POST /api/v1/monitors/test': () => monitorInput(),
+  'POST /api/v1/locations': () => ({ name: `Matrix location ${++seq}` }),
+  'PUT /api/v1/locations/:id': () => ({ name: `Matrix location ${++seq}` }),
+  'POST /api/v1/locations/:id/probes': () => ({ name: 'matrix probe' }),
+  'POST /api/v1/locations/probes/:id/rotate': () => ({}),
   'POST /api/v1/monitors/:id/test': () => monitorInput(),
   'POST /api/v1/notification-channels/test': () => webhookChannel(),
   'POST /api/v1/notification-channels/:id/test-settings': () => webhookChannel(),

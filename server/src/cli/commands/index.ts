@@ -6,6 +6,7 @@ import { registerExport } from './export.js';
 import { registerImportGatus } from './import-gatus.js';
 import { registerImportUptimeKuma } from './import-uptime-kuma.js';
 import { registerPlan } from './plan.js';
+import { registerProbe } from './probe.js';
 import { registerRdapBootstrap } from './rdap-bootstrap.js';
 import { registerResetPassword } from './reset-password.js';
 import { registerRestore } from './restore.js';
@@ -30,4 +31,5 @@ export const commands: readonly RegisterCommand[] = [
   registerImportGatus,
   registerResetPassword,
   registerRdapBootstrap,
+  registerProbe,
 ];

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../schema.js';
 
 export interface LocationRecord {
@@ -41,6 +41,15 @@ export interface ProbePrincipal {
   probeId: number;
   locationId: string;
   expiresAt: number | null;
+}
+
+/** A monitor checked at a location, as the assignment feed compares it between polls. */
+export interface AssignedMonitor {
+  id: number;
+  type: string;
+  intervalS: number;
+  timeoutS: number;
+  updatedAt: number;
 }
 
 export interface ProbeStats {
@@ -352,6 +361,30 @@ export function locationsRepository(db: Kysely<DB>) {
         })
         .where('id', '=', probeId)
         .execute();
+    },
+
+    /**
+     * Active monitors checked at a remote location (`monitor_locations`, migration 041). Read
+     * with plain SQL: that table is the quorum's (its shape is ADR 58's).
+     */
+    async monitorsAt(locationId: string): Promise<AssignedMonitor[]> {
+      const { rows } = await sql<{
+        id: number;
+        type: string;
+        interval_s: number;
+        timeout_s: number;
+        updated_at: number;
+      }>`select m.id, m.type, m.interval_s, m.timeout_s, m.updated_at
+         from monitor_locations ml join monitors m on m.id = ml.monitor_id
+         where ml.location_id = ${locationId} and m.paused = 0
+         order by m.id`.execute(db);
+      return rows.map((r) => ({
+        id: Number(r.id),
+        type: r.type,
+        intervalS: Number(r.interval_s),
+        timeoutS: Number(r.timeout_s),
+        updatedAt: Number(r.updated_at),
+      }));
     },
 
     /** Probes of a location heard from since `since` (the pool sharing its monitors). */

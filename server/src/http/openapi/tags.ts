@@ -60,6 +60,11 @@ export const tags = [
     description: 'The processes of the deployment and the work each one holds (admins and owners).',
   },
   {
+    name: 'locations',
+    description:
+      'Locations (pools of remote probes) and the probes’ tokens, shown once (admins and owners).',
+  },
+  {
     name: 'settings',
     description:
       'Instance settings (name, time zone, data retention), storage figures, and the owner’s ' +
@@ -108,6 +113,7 @@ const management = [
   'api-keys',
   'audit',
   'cluster',
+  'locations',
   'settings',
   'config',
 ];
