@@ -127,6 +127,15 @@ describe.each(engines)('passkeys (WebAuthn) on %s', (engine) => {
     await expect(register(s3, auth)).rejects.toThrow(/InvalidStateError/);
 
     const list = await t.inject({ url: '/api/v1/auth/passkeys', headers: s3.cookie });
+    // Names and dates only: never the credential id or the public key.
+    expect(list.body).not.toContain(auth.held[0]!.id.toString('base64url'));
+    expect(Object.keys(list.json<{ passkeys: object[] }>().passkeys[0]!).sort()).toEqual([
+      'backedUp',
+      'createdAt',
+      'id',
+      'lastUsedAt',
+      'name',
+    ]);
     expect(list.json<{ passkeys: { name: string }[] }>().passkeys.map((p) => p.name)).toEqual([
       'Laptop',
       'Phone',
