@@ -258,6 +258,30 @@ describe.each(engines)('OIDC sign-in on %s', (engine) => {
     expect(back.location.href).toBe(`${t.url}/login`);
   });
 
+  it('a session begun at the provider counts as two-factor when every account must have one', async () => {
+    const policy = (requireSecondFactor: boolean) =>
+      t.inject({
+        method: 'PUT',
+        url: '/api/v1/settings',
+        ...jsonAs(t.owner.headers, { security: { requireSecondFactor } }),
+      });
+    expect((await policy(true)).statusCode).toBe(200);
+    try {
+      person({ email: `mfa-${seq + 1}@example.com`, email_verified: true, groups: ['dev'] });
+      const { browser, error } = await signIn();
+      expect(error).toBeNull();
+      const session = await me(browser);
+      expect(session.json()).toMatchObject({ user: { secondFactorRequired: false } });
+      const monitors = await t.inject({
+        url: '/api/v1/monitors',
+        headers: { cookie: browser.cookieHeader(new URL(t.url)) },
+      });
+      expect(monitors.statusCode, monitors.body).toBe(200);
+    } finally {
+      expect((await policy(false)).statusCode).toBe(200);
+    }
+  });
+
   it('password sign-in for the owner only: others are refused, the owner still gets in', async () => {
     const editor = await t.identity('editor');
     const set = (passwordSignIn: string) =>

@@ -223,6 +223,16 @@ export function oidcRepository(db: Kysely<DB>) {
         .execute();
     },
 
+    /** Whether this session was begun through OIDC. */
+    async hasSession(sessionHash: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('oidc_sessions')
+        .select('session_hash')
+        .where('session_hash', '=', sessionHash)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async takeSession(
       sessionHash: string,
     ): Promise<{ providerId: number; idToken: string } | null> {

@@ -64,7 +64,8 @@ async function readSession(deps: ServiceDeps, idHash: string, now: number) {
     role: user.role,
     label: user.email,
     sessionHash: idHash,
-    secondFactor: await hasSecondFactor(deps, user),
+    // A session begun through OIDC counts as two-factor: the provider owns the factors (ADR 49).
+    secondFactor: (await hasSecondFactor(deps, user)) || (await deps.repos.oidc.hasSession(idHash)),
   };
   return { actor, validUntil, session };
 }

@@ -132,7 +132,10 @@ export function authRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
       const user = await deps.repos.users.findById(ctx.actor.id);
       if (!user) throw notFound('Account');
       return {
-        user: presentMe(user, await mustEnrolSecondFactor(deps, user)),
+        user: presentMe(
+          user,
+          ctx.actor.secondFactor !== true && (await mustEnrolSecondFactor(deps, user)),
+        ),
         csrfToken: csrfTokenFor(deps, ctx.actor.sessionHash),
       };
     },
