@@ -13,6 +13,7 @@ import { useMe } from '../../../auth/api/session';
 import { settingsQuery, useUpdateSettings } from '../../api/settings';
 import { withinGroup } from '../../group-errors';
 import { DangerZone } from './DangerZone';
+import { RdapBootstrapPanel } from './RdapBootstrapPanel';
 import { SystemMailPanel } from './SystemMailPanel';
 
 function GeneralForm({ settings }: { settings: Settings }) {
@@ -108,7 +109,10 @@ function PublicUrl({ url }: { url: string | null }) {
   );
 }
 
-/** Settings → General: name, time zone, system mail, public URL; the owner's danger zone below. */
+/**
+ * Settings → General: name, time zone, system mail, public URL, the RDAP bootstrap file; the
+ * owner's danger zone below.
+ */
 export function GeneralScreen() {
   const me = useMe();
   const { data, error, isPending } = useQuery(settingsQuery());
@@ -120,6 +124,7 @@ export function GeneralScreen() {
       <GeneralForm settings={data} />
       <SystemMailPanel settings={data} />
       <PublicUrl url={data.environment.publicUrl} />
+      <RdapBootstrapPanel />
       {newOwner && (
         <Notice live title="Ownership transferred">
           {newOwner} is the owner now; you are an admin.
