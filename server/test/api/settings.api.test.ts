@@ -8,6 +8,7 @@ const defaults = {
   general: { instanceName: 'Pagewatch', timeZone: 'UTC' },
   retention: { rawDays: 30, minuteRollupDays: 90, hourRollupDays: 730, dayRollupDays: null },
   mail: { systemChannelId: null },
+  security: { requireSecondFactor: false },
 };
 
 describe.each(engines)('settings API on %s', (engine) => {
