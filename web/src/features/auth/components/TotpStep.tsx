@@ -91,7 +91,11 @@ export function TotpStep({ challenge, onRestart, recoveryOnly = false }: TotpSte
           key="recovery"
           name="code"
           label="Recovery code"
-          hint="One of the ten codes you saved when you turned on two-factor, like k3f9-x2pq-7wme. Each works once."
+          hint={
+            recoveryOnly
+              ? 'Lost your passkey? Enter one of the ten codes you saved when you added your first passkey, like k3f9-x2pq-7wme. Each works once.'
+              : 'One of the ten codes you saved when you turned on two-factor, like k3f9-x2pq-7wme. Each works once.'
+          }
           error={form.errorFor('code')}
         >
           {(p) => (
