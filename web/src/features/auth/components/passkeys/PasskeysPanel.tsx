@@ -113,8 +113,9 @@ export function PasskeysPanel() {
         <h3 id="passkeys-title" className="panel__title">
           Passkeys
         </h3>
-        <Notice live title="Passkey added. Keep these recovery codes">
-          Each code signs you in once if you lose your passkeys.
+        <Notice live title="Passkey added">
+          Your account had no recovery codes: here are ten. Each signs you in once, instead of a
+          passkey, should you lose it.
         </Notice>
         <RecoveryCodes codes={codes} email={me.email} onDone={() => setCodes(null)} />
       </section>
