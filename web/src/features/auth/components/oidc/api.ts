@@ -8,7 +8,8 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api } from '../../../../lib/api';
 
 const keys = {
-  options: ['sign-in', 'options'] as const,
+  // Under 'auth': not personal, so it survives the sign-in screen's clearing of personal data.
+  options: ['auth', 'sign-in-options'] as const,
   providers: ['sign-in', 'providers'] as const,
   policy: ['sign-in', 'policy'] as const,
 };

@@ -81,9 +81,7 @@ function PasswordPolicy({ policy, providers }: { policy: SignInPolicy; providers
             disabled={!ownerOnly && providers === 0}
             onClick={() => save.mutate({ passwordSignIn: ownerOnly ? 'everyone' : 'owner_only' })}
           >
-            {ownerOnly
-              ? 'Allow password sign-in for everyone'
-              : 'Turn password sign-in off for all but the owner'}
+            {ownerOnly ? 'Allow passwords for everyone' : 'Passwords for the owner only'}
           </Button>
         </div>
       )}
