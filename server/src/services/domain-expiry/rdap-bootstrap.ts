@@ -21,7 +21,14 @@ const MAX_BYTES = 8 * 1024 * 1024;
 
 /** The bootstrap file domain expiry uses now: shipped or refreshed, its date and source. */
 export function rdapBootstrapStatus(deps: Pick<ServiceDeps, 'dataDir'>): RdapBootstrapStatus {
-  return { ...bootstrapInUse(deps.dataDir ?? null), defaultSource: IANA_DNS_BOOTSTRAP_URL };
+  try {
+    return { ...bootstrapInUse(deps.dataDir ?? null), defaultSource: IANA_DNS_BOOTSTRAP_URL };
+  } catch (err) {
+    // A refreshed file edited by hand, or a damaged install: say so rather than a bare 500.
+    throw unavailable(
+      `The RDAP bootstrap file in use cannot be read (${(err as Error).message}); refresh it`,
+    );
+  }
 }
 
 async function download(from: string): Promise<string> {
