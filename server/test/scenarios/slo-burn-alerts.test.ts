@@ -79,7 +79,7 @@ describe.each(engines)('SLO burn-rate alerts on %s', (engine) => {
       },
     });
     expect(slo.statusCode).toBe(201);
-  });
+  }, 120_000);
   afterAll(async () => {
     await t?.stop();
     await hook?.close();
@@ -122,9 +122,10 @@ describe.each(engines)('SLO burn-rate alerts on %s', (engine) => {
     expect(body.text).toMatch(
       /of the error budget is left \(.+\); at the last hour's burn rate it runs out in /,
     );
-    // 30 days × 0.1 % = 43.2 min of budget; the failed share of 30 days is 1/4,351 of it.
-    expect(body.event.slo!.remainingPercent).toBeGreaterThan(76);
-    expect(body.event.slo!.remainingPercent).toBeLessThan(78);
+    // 30 days × 0.1 % = 43.2 min of budget; 1 of 4,351 checks over the ~74.5 h since the
+    // history began is about a minute of it.
+    expect(body.event.slo!.remainingPercent).toBeGreaterThan(97);
+    expect(body.event.slo!.remainingPercent).toBeLessThan(98.5);
     expect(body.event.slo!.exhaustionMs).toBeGreaterThan(0);
   });
 

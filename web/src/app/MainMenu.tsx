@@ -18,6 +18,7 @@ function useSections(): Section[] {
     { to: '/incidents', label: 'Incidents' },
     { to: '/maintenance', label: 'Maintenance' },
     { to: '/status-pages', label: 'Status pages' },
+    { to: '/slos', label: 'SLOs' },
     ...(atLeast(me.role, 'admin') ? [{ to: '/notifications', label: 'Notifications' }] : []),
     { to: '/settings', label: 'Settings' },
   ];

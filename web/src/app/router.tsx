@@ -36,6 +36,7 @@ export const router = createBrowserRouter([
           { path: 'incidents', lazy: () => import('./routes/incidents') },
           { path: 'incidents/:id', lazy: () => import('./routes/incident') },
           { path: 'maintenance', lazy: () => import('./routes/maintenance') },
+          { path: 'slos', lazy: () => import('./routes/slos') },
           { path: 'status-pages', lazy: () => import('./routes/status-pages') },
           { path: 'status-pages/new', lazy: () => import('./routes/status-page-new') },
           { path: 'status-pages/:id/edit', lazy: () => import('./routes/status-page-edit') },

@@ -152,6 +152,24 @@ export function slosRepository(db: Kysely<DB>) {
       return new Map(rows.map((r) => [Number(r.id), r.name]));
     },
 
+    /**
+     * The start of each monitor's first stored hour: an SLO measures no time before its
+     * monitor's history begins (imported history included).
+     */
+    async firstHours(ids: readonly number[]): Promise<Map<number, number>> {
+      const out = new Map<number, number>();
+      for (let i = 0; i < ids.length; i += ID_CHUNK) {
+        const rows = await db
+          .selectFrom('rollup_hour')
+          .select((eb) => ['monitor_id', eb.fn.min('bucket').as('first')])
+          .where('monitor_id', 'in', ids.slice(i, i + ID_CHUNK))
+          .groupBy('monitor_id')
+          .execute();
+        for (const r of rows) out.set(Number(r.monitor_id), Number(r.first));
+      }
+      return out;
+    },
+
     async pageTitles(ids: readonly number[]): Promise<Map<number, string>> {
       if (ids.length === 0) return new Map();
       const rows = await db

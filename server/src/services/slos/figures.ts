@@ -13,6 +13,7 @@ import {
   type WindowTally,
 } from '../../domain/slo/index.js';
 import type { StoredSlo } from '../../db/repositories/slos.js';
+import type { Availability } from '../../domain/availability/index.js';
 import { availabilityOver, type AvailabilityDeps } from '../availability/over.js';
 import { closedMinute, loadCounters } from './counters.js';
 import type { ResolvedSubject } from './subjects.js';
@@ -44,21 +45,36 @@ async function windowTallies(
     const key = `${r.start}:${r.end}:${s.countDegraded}:${s.excludeMaintenance}`;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
+  const created = await deps.repos.slos.firstHours([
+    ...new Set(slos.flatMap((s) => subjects.get(s.id)?.monitorIds ?? [])),
+  ]);
   const out = new Map<number, WindowTally>();
   for (const group of groups.values()) {
     const first = group[0]!;
     const r = ranges.get(first.id)!;
     const ids = [...new Set(group.flatMap((s) => subjects.get(s.id)?.monitorIds ?? []))];
-    const figures = await availabilityOver(deps, ids, [{ start: r.start, end: r.end }], {
+    const policy = {
       degradedCountsAsDown: first.countDegraded,
       excludeMaintenance: first.excludeMaintenance,
-    });
+    };
+    // A monitor whose history is younger than the window is measured from its first hour: an
+    // hour of checks is not spread over 30 days of downtime.
+    const figures = new Map<number, Availability>();
+    const byStart = new Map<number, number[]>();
+    for (const id of ids) {
+      const start = Math.max(r.start, Math.min(created.get(id) ?? r.start, r.end));
+      byStart.set(start, [...(byStart.get(start) ?? []), id]);
+    }
+    for (const [start, some] of byStart) {
+      const got = await availabilityOver(deps, some, [{ start, end: r.end }], policy);
+      for (const [id, a] of got) if (a.periods[0]) figures.set(id, a.periods[0]);
+    }
     for (const s of group) {
       let checks = 0;
       let bad = 0;
       let weighted = 0;
       for (const id of subjects.get(s.id)?.monitorIds ?? []) {
-        const a = figures.get(id)?.periods[0];
+        const a = figures.get(id);
         if (!a) continue;
         const b = a.down + (s.countDegraded ? a.degraded : 0);
         checks += a.checks;

@@ -1,6 +1,7 @@
 import '../../styles/incidents.css';
 import '../../styles/account.css';
 import '../../styles/notifications.css';
+import '../../styles/slos.css';
 import { MonitorIncidents } from '../../features/incidents/components/MonitorIncidents';
 import { BadgePanel } from '../../features/monitors/components/BadgePanel';
 import { CertificatePanel } from '../../features/monitors/components/CertificatePanel';
@@ -14,6 +15,7 @@ import { UptimeSummary } from '../../features/monitors/components/UptimeSummary'
 import { displayOf } from '../../features/monitors/kinds/display';
 import { MonitorDeliveries } from '../../features/notifications/components/MonitorDeliveries';
 import { NoChannelNotice } from '../../features/notifications/components/NoChannelNotice';
+import { SloCard } from '../../features/slos/components/SloCard';
 import { WithMonitor } from './WithMonitor';
 
 function MonitorRoute() {
@@ -30,6 +32,7 @@ function MonitorRoute() {
             <UptimeSummary monitorId={monitor.id} />
             <LastCheckPanel monitor={monitor} />
             <LatencyPanel monitorId={monitor.id} />
+            <SloCard monitorId={monitor.id} />
             {monitor.lastDetails?.certificate && (
               <CertificatePanel certificate={monitor.lastDetails.certificate} />
             )}
