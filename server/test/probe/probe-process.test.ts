@@ -204,7 +204,7 @@ describe.each(engines)('a remote probe against a real server on %s', (engine) =>
       url: '/api/probe/v2/assignment',
       headers: auth,
     });
-    expect(unknown.statusCode).toBe(400);
+    expect(unknown.statusCode).toBe(404);
   });
 
   it('warns of a probe clock 30 s off within one heartbeat, never refusing it', async () => {
@@ -246,7 +246,7 @@ describe.each(engines)('a remote probe against a real server on %s', (engine) =>
   it('closes a revoked probe within seconds', async () => {
     const probe = running[0]!;
     const revoked = Date.now();
-    const del = await t.inject({ method: 'DELETE', url: `/api/v1/locations/probes/${probeId}` });
+    const del = await t.inject({ method: 'DELETE', url: `/api/v1/probes/${probeId}` });
     expect(del.statusCode).toBe(204);
     const code = await until(
       'the probe to stop',

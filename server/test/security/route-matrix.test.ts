@@ -94,6 +94,7 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   backup: { read: 'admin', write: 'admin' },
   // Locations and their probes' tokens (issue 16): probe hosts and versions are the deployment's.
   locations: { read: 'admin', write: 'admin' },
+  probes: { read: 'admin', write: 'admin' },
 };
 
 const asGet = (method: string) => (method === 'HEAD' ? 'GET' : method);
@@ -188,7 +189,7 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/v1/locations': () => ({ name: `Matrix location ${++seq}` }),
   'PUT /api/v1/locations/:id': () => ({ name: `Matrix location ${++seq}` }),
   'POST /api/v1/locations/:id/probes': () => ({ name: 'matrix probe' }),
-  'POST /api/v1/locations/probes/:id/rotate': () => ({}),
+  'POST /api/v1/probes/:id/rotate': () => ({}),
   'POST /api/v1/monitors/:id/test': () => monitorInput(),
   'POST /api/v1/notification-channels/test': () => webhookChannel(),
   'POST /api/v1/notification-channels/:id/test-settings': () => webhookChannel(),
@@ -405,6 +406,21 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
         payload: { email: `matrix-invitee-${++seq}@example.com`, role: 'viewer' },
       });
       id = res.json<{ invitation: { id: number } }>().invitation.id;
+    } else if (resource === 'locations' || resource === 'probes') {
+      // Fresh ones each time: the call may delete them.
+      const l = await t.inject({
+        method: 'POST',
+        url: '/api/v1/locations',
+        payload: { name: `Matrix fixture ${++seq}` },
+      });
+      const locationId = l.json<{ id: string }>().id;
+      if (resource === 'locations') return url.replace(':id', locationId);
+      const p = await t.inject({
+        method: 'POST',
+        url: `/api/v1/locations/${locationId}/probes`,
+        payload: { name: 'matrix' },
+      });
+      id = p.json<{ probe: { id: number } }>().probe.id;
     } else if (resource === 'users') {
       // A fresh person each time: the call may delete them.
       id = url === '/api/v1/users/:id' ? (await t.identity('viewer')).userId : targetUserId;

@@ -9,6 +9,7 @@ import {
   text,
   type DocumentedRoute,
 } from './documented.js';
+import { probeProtocolRoutes } from './probe-routes.js';
 import type { SchemaComponents } from './schemas.js';
 
 const pushDescription = [
@@ -187,6 +188,7 @@ type Json = Record<string, unknown>;
 /** Push, health, readiness, metrics, the event stream and this document. */
 export const serviceRoutes = (s: SchemaComponents): DocumentedRoute[] => [
   ...pushRoutes(s),
+  ...probeProtocolRoutes(s),
   ...operationsRoutes(),
   eventsRoute(),
 ];

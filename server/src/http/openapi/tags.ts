@@ -71,6 +71,11 @@ export const tags = [
       'actions: transfer ownership, delete all data.',
   },
   {
+    name: 'probe-protocol',
+    description:
+      'The remote probes’ protocol (v1): assignment stream, result batches, heartbeats; the probe token is the credential.',
+  },
+  {
     name: 'push',
     description: 'Heartbeats from cron jobs and scripts; the token in the URL is the credential.',
   },

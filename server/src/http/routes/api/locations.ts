@@ -85,7 +85,7 @@ export function locationRoutes(app: FastifyInstance, api: ApiRegistry, deps: Ser
   });
   api.add(app, {
     method: 'POST',
-    url: '/api/v1/locations/probes/:id/rotate',
+    url: '/api/v1/probes/:id/rotate',
     access: 'admin',
     tag: 'locations',
     summary: 'A new token for a probe; the old one keeps working for the overlap',
@@ -97,7 +97,7 @@ export function locationRoutes(app: FastifyInstance, api: ApiRegistry, deps: Ser
   });
   api.add(app, {
     method: 'DELETE',
-    url: '/api/v1/locations/probes/:id',
+    url: '/api/v1/probes/:id',
     access: 'admin',
     tag: 'locations',
     summary: 'Revoke a probe and its tokens; its connection is closed within 5 s',

@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { PROBE_HEARTBEAT_MS } from '../../../domain/locations.js';
-import { AppError, validationFailed } from '../../../lib/errors.js';
+import { validationFailed } from '../../../lib/errors.js';
 import type { ServiceDeps } from '../../../services/deps.js';
 import { AssignmentFeed, type FeedOptions } from '../../../services/locations/assignment.js';
 import { recordHeartbeat } from '../../../services/locations/heartbeat.js';
@@ -96,15 +96,4 @@ export function probeRoutes(app: FastifyInstance, deps: ServiceDeps, feed: FeedO
       return ingestProbeResults(deps, deps.recordLocationResults, caller, batch);
     },
   );
-
-  // Any other version of the protocol: say which one this server speaks.
-  app.all('/api/probe/:version/*', { config }, async (request) => {
-    const { version } = request.params as { version: string };
-    throw new AppError(
-      version === 'v1' ? 'not_found' : 'validation_failed',
-      version === 'v1'
-        ? 'No such probe endpoint'
-        : `This server speaks probe protocol v1 (/api/probe/v1/…); the probe asked for ${version.slice(0, 20)}`,
-    );
-  });
 }
