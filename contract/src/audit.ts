@@ -75,6 +75,13 @@ export const auditActionWording = {
     verb: 'used a recovery code',
     self: true,
   },
+  'auth.passkey_registered': { label: 'Added a passkey', verb: 'added a passkey', self: true },
+  'auth.passkey_renamed': { label: 'Renamed a passkey', verb: 'renamed a passkey', self: true },
+  'auth.passkey_removed': { label: 'Removed a passkey', verb: 'removed a passkey', self: true },
+  'auth.passkey_clone_suspected': {
+    label: 'Passkey refused: counter went back',
+    verb: 'presented a possibly cloned passkey of',
+  },
   'user.created': { label: 'Created a person', verb: 'created' },
   'user.updated': { label: 'Changed a person', verb: 'changed' },
   'user.deleted': { label: 'Deleted a person', verb: 'deleted' },

@@ -13,6 +13,7 @@ export * from './duration.js';
 export * from './incidents.js';
 export * from './events.js';
 export * from './auth.js';
+export * from './passkeys.js';
 export * from './audit.js';
 export * from './common-passwords.js';
 export * from './push.js';

@@ -173,6 +173,29 @@ export interface LoginChallengesTable {
   attempts: Generated<number>;
 }
 
+/** A person's passkey (migration 033, ADR 50). */
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  counter: Millis;
+  transports: Generated<string>;
+  backed_up: Generated<number>;
+  name: string;
+  created_at: Millis;
+  last_used_at: Millis | null;
+}
+
+/** A WebAuthn ceremony started and not yet answered (migration 034). */
+export interface WebauthnChallengesTable {
+  id_hash: string;
+  purpose: string;
+  user_id: number | null;
+  login_challenge_hash: string | null;
+  expires_at: Millis;
+}
+
 export interface ApiKeysTable {
   id: Generated<number>;
   name: string;
@@ -665,6 +688,8 @@ export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
   login_challenges: LoginChallengesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   api_keys: ApiKeysTable;
   login_failures: LoginFailuresTable;
   audit_events: AuditEventsTable;

@@ -10,6 +10,8 @@ export const BACKUP_TABLES: readonly string[] = [
   'users',
   'sessions',
   'login_challenges',
+  'passkeys',
+  'webauthn_challenges',
   'api_keys',
   'login_failures',
   'account_tokens',

@@ -32,6 +32,7 @@ import { retentionRepository } from './retention.js';
 import { rollupsRepository } from './rollup-reads.js';
 import { rollupImportRepository } from './rollup-import.js';
 import { sessionsRepository } from './sessions.js';
+import { passkeysRepository } from './passkeys.js';
 import { settingsRepository } from './settings.js';
 import { statusPagesRepository } from './status-pages.js';
 import { statusSubscribersRepository } from './status-subscribers.js';
@@ -58,6 +59,7 @@ export function repositories(database: Database) {
     retention: retentionRepository(database.db),
     users: usersRepository(database.db, database.engine),
     sessions: sessionsRepository(database.db),
+    passkeys: passkeysRepository(database.db),
     apiKeys: apiKeysRepository(database.db),
     loginFailures: loginFailuresRepository(database.db),
     locations: locationsRepository(database.db),
