@@ -39,6 +39,7 @@ export * from './heartbeat-schedule.js';
 export * from './domain-expiry.js';
 export * from './oncall.js';
 export * from './locations.js';
+export * from './monitor-locations.js';
 export * from './probe-protocol.js';
 export * from './slos.js';
 export * from './contact-methods.js';

@@ -40,6 +40,7 @@ import { icalRoutes } from './http/routes/public/ical.js';
 import { contactMethodRoutes } from './http/routes/api/contact-methods.js';
 import { ackRoutes } from './http/routes/public/ack.js';
 import { dependencyRoutes } from './http/routes/api/dependencies.js';
+import { monitorLocationRoutes } from './http/routes/api/monitor-locations.js';
 import { notificationChannelRoutes } from './http/routes/api/notification-channels.js';
 import { alertCoverageRoutes } from './http/routes/api/alert-coverage.js';
 import { openApiRoute } from './http/routes/api/openapi.js';
@@ -157,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   notificationChannelRoutes(app, api, deps.services);
   alertCoverageRoutes(app, api, deps.services);
   dependencyRoutes(app, api, deps.services);
+  monitorLocationRoutes(app, api, deps.services);
   deliveryRoutes(app, api, deps.services);
   escalationRoutes(app, api, deps.services);
   oncallRoutes(app, api, deps.services);

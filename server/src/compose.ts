@@ -18,7 +18,7 @@ import { bridgeEvents, type EventBridge } from './db/event-bridge.js';
 import { repositories } from './db/repositories/index.js';
 import { transactor } from './db/unit-of-work.js';
 import { createEngine, type Engine } from './engine/index.js';
-import { createLocationIngest } from './engine/location-ingest.js';
+import { createLocationIngest, type LocationIngest } from './engine/location-ingest.js';
 import { checkTypes, type EngineOptions } from './engine/checks/registry.js';
 import type { Ownership } from './engine/ownership.js';
 import { cachedOpener } from './engine/checks/stored-secret.js';
@@ -57,6 +57,8 @@ import { ConnectivityGuard, parseCanaries } from './engine/connectivity-guard.js
 export interface Pagewatch {
   app: FastifyInstance;
   engine: Engine | null;
+  /** Locations' results and the quorum (ADR 58): probes' batches go in here. */
+  locations: LocationIngest;
   /** The outbox sender, in processes with the notifier role. */
   dispatcher: Dispatcher | null;
   database: Database;
@@ -399,6 +401,7 @@ export async function composePagewatch(
   return {
     app,
     engine,
+    locations: locationIngest,
     dispatcher,
     database,
     hub,

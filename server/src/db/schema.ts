@@ -53,6 +53,8 @@ export interface MonitorsTable {
   /** When that round was due: the result-write guard orders results by (this, last_attempt). */
   last_round_due: Millis | null;
   last_attempt: number | null;
+  /** k of "down when k of its locations fail" (migration 041); null: a majority of those reporting. */
+  location_quorum: number | null;
   /** Its key in configuration files (migration 018); null until exported or applied. */
   config_key: string | null;
   /** 1 while applied from a configuration document: read-only in the UI. */
@@ -80,6 +82,10 @@ export interface CheckResultsTable {
   cert_expires_at: Millis | null;
   /** The monitor's round this result belongs to (migration 014); null for older rows. */
   round: number | null;
+  /** Where the check ran (migration 041): `local` for the built-in scheduler. */
+  location_id: Generated<string>;
+  /** A location's round on the server's grid, unique per (monitor, location); null for local rows. */
+  location_round: number | null;
 }
 
 /** A browser check's measurements beside its result (migration 009). */
@@ -338,6 +344,26 @@ export interface AlertBatchItemsTable {
   idempotency_key: string;
   payload: string;
   created_at: number;
+}
+
+/** Where a monitor is checked (migration 041); no rows: `local` only. */
+export interface MonitorLocationsTable {
+  monitor_id: number;
+  location_id: string;
+}
+
+/** Each location's latest live verdict on a monitor, which the quorum reads (migration 041). */
+export interface MonitorLocationVerdictsTable {
+  monitor_id: number;
+  location_id: string;
+  /** The round's due time on the server's grid. */
+  round_at: Millis;
+  /** The location's own outcome: up, degraded or down. */
+  status: string;
+  latency_us: number | null;
+  checked_at: Millis;
+  error_code: string | null;
+  error_message: string | null;
 }
 
 export interface MonitorParentsTable {
@@ -676,6 +702,8 @@ export interface DB {
   notification_channels: NotificationChannelsTable;
   monitor_channels: MonitorChannelsTable;
   monitor_parents: MonitorParentsTable;
+  monitor_locations: MonitorLocationsTable;
+  monitor_location_verdicts: MonitorLocationVerdictsTable;
   monitor_grouping: MonitorGroupingTable;
   alert_batches: AlertBatchesTable;
   alert_batch_items: AlertBatchItemsTable;

@@ -166,10 +166,11 @@ export async function decideOne(
     code: row.run.errorCode,
     message: row.run.errorMessage,
   });
+  const run = namingFailures(row.run, verdict, verdicts);
   const write: ResultWrite = {
     monitorId: m.id,
     at: row.at,
-    run: namingFailures(row.run, verdict, verdicts),
+    run,
     status: t.next.status,
     failures: t.next.failures,
     recent: pushRecent(m.recent, [row.run.outcome, row.run.latencyMs]),
@@ -181,7 +182,8 @@ export async function decideOne(
       roundDue: row.roundDue,
       attempt: newRound ? 0 : (m.lastAttempt ?? 0) + 1,
     },
-    recorded: result,
+    // Events carry the decision's words (where it fails); the stored row keeps its own.
+    recorded: { ...result, errorCode: run.errorCode, errorMessage: run.errorMessage },
   };
   const written = await deps.repos.results.writeBatch([write]);
   if (written.length > 0) deps.onWritten?.(written);

@@ -191,6 +191,7 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/v1/locations/:id/probes': () => ({ name: 'matrix probe' }),
   'POST /api/v1/probes/:id/rotate': () => ({}),
   'POST /api/v1/monitors/:id/test': () => monitorInput(),
+  'PUT /api/v1/monitors/:id/locations': () => ({ locations: ['local'] }),
   'POST /api/v1/notification-channels/test': () => webhookChannel(),
   'POST /api/v1/notification-channels/:id/test-settings': () => webhookChannel(),
   'POST /api/v1/notification-channels/:id/attach': () => ({ scope: 'all' }),

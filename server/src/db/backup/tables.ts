@@ -32,6 +32,8 @@ export const BACKUP_TABLES: readonly string[] = [
   'oncall_overrides',
   'monitor_channels',
   'monitor_parents',
+  'monitor_locations',
+  'monitor_location_verdicts',
   'monitor_grouping',
   'check_results',
   'browser_runs',

@@ -42,6 +42,7 @@ import { oidcSessions } from './032-oidc-sessions.js';
 import { locations } from './039-locations.js';
 import { contactMethods } from './043-contact-methods.js';
 import { quietHoursAndTagPolicies } from './044-quiet-hours-and-tag-policies.js';
+import { locationVerdicts } from './041-location-verdicts.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -87,6 +88,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '031-oidc-providers': oidcProviders(engine),
     '032-oidc-sessions': oidcSessions(),
     '039-locations': locations(engine),
+    '041-location-verdicts': locationVerdicts(),
     '043-contact-methods': contactMethods(engine),
     '044-quiet-hours-and-tag-policies': quietHoursAndTagPolicies(),
   };

@@ -14,6 +14,8 @@ import { configKeysRepository } from './config-keys.js';
 import { deliveriesRepository } from './deliveries.js';
 import { OutboxSignal } from '../../lib/outbox-signal.js';
 import { locationsRepository } from './locations.js';
+import { locationResultsRepository } from './location-results.js';
+import { monitorLocationsRepository } from './monitor-locations.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
@@ -63,6 +65,8 @@ export function repositories(database: Database) {
     apiKeys: apiKeysRepository(database.db),
     loginFailures: loginFailuresRepository(database.db),
     locations: locationsRepository(database.db),
+    locationResults: locationResultsRepository(database.db, database.engine),
+    monitorLocations: monitorLocationsRepository(database.db),
     accountTokens: accountTokensRepository(database.db),
     oidc: oidcRepository(database.db),
     audit: auditRepository(database.db),

@@ -15,7 +15,7 @@ export interface BucketCounts {
 }
 
 /**
- * One monitor's recent checks in fixed rings (ADR 53): 60 minutes and 72 hours, about 1.3 KB,
+ * One monitor's recent checks in fixed rings (ADR 53): 60 minutes and 72 hours, about 1.8 KB,
  * so 10,000 monitors' burn rates are kept in memory and updated a minute at a time rather
  * than re-read. Each slot remembers which bucket it holds, so a stale slot never counts.
  */
