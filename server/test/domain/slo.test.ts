@@ -6,9 +6,11 @@ import {
   defaultBurnRules,
   errorBudget,
   evaluateSlo,
+  MonitorCounters,
   readRules,
   ruleThreshold,
   sloRange,
+  tallyOf,
   timeToExhaustion,
   type SloTally,
 } from '../../src/domain/slo/index.js';
@@ -222,5 +224,42 @@ describe('SLO status', () => {
     const slow = evaluateSlo({ ...input, latencyObservedMs: 640 }).status;
     expect(slow.latency).toEqual({ observedMs: 640, met: false });
     expect(slow.health).toBe('at_risk');
+  });
+});
+
+describe('burn-rate counters', () => {
+  const c = (checks: number, down = 0, degraded = 0) => ({ checks, degraded, down });
+  const base = at('2026-06-01T10:00:00Z');
+
+  it('sum minutes for an hour or less, and whole hours plus the current one beyond', () => {
+    const m = new MonitorCounters();
+    // 09:00–09:59 closed as an hour from the rollups; 10:00–10:29 minute by minute.
+    m.setHour(base - HOUR, c(60, 6));
+    m.setHour(base - 2 * HOUR, c(60, 60));
+    for (let i = 0; i < 30; i += 1) m.setMinute(base + i * MIN, c(1, i >= 25 ? 1 : 0));
+    const closedTo = base + 30 * MIN;
+    expect(m.counts(5 * MIN, closedTo)).toEqual(c(5, 5));
+    expect(m.counts(30 * MIN, closedTo)).toEqual(c(30, 5));
+    // An hour of minutes: only 30 are known (the 09:xx minutes were never set).
+    expect(m.counts(HOUR, closedTo)).toEqual(c(30, 5));
+    // 6 h: 10:00–10:29 and the five whole hours before (two are known).
+    expect(m.counts(6 * HOUR, closedTo)).toEqual(c(150, 71));
+  });
+
+  it("fold an hour's minutes into its slot when the next hour begins; re-reads replace", () => {
+    const m = new MonitorCounters();
+    for (let i = 0; i < 60; i += 1) m.setMinute(base + i * MIN, c(2, i < 3 ? 1 : 0, 1));
+    m.setMinute(base + 59 * MIN, c(2, 0, 1)); // the same minute read again
+    m.setMinute(base + HOUR, c(2));
+    expect(m.counts(6 * HOUR, base + HOUR + MIN)).toEqual(c(122, 3, 60));
+    expect(tallyOf(c(10, 2, 3), false)).toEqual({ checks: 10, bad: 2 });
+    expect(tallyOf(c(10, 2, 3), true)).toEqual({ checks: 10, bad: 5 });
+  });
+
+  it('never count a slot that holds another bucket', () => {
+    const m = new MonitorCounters();
+    m.setMinute(base, c(1, 1));
+    // 60 minutes later the same slot is asked for a minute it does not hold.
+    expect(m.counts(5 * MIN, base + 65 * MIN)).toEqual(c(0));
   });
 });
