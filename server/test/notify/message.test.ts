@@ -5,6 +5,29 @@ import { downEvent, incidentEvent, PUBLIC_URL, upEvent } from './support.js';
 
 const noTemplate = { title: '', body: '' };
 
+/** A burn-rate alert of the workbook's first rule (ADR 53). */
+function sloEvent(name = 'Checkout'): AlertEvent {
+  return {
+    ...downEvent(),
+    kind: 'slo.burning',
+    monitor: null,
+    status: null,
+    cause: null,
+    slo: {
+      id: 7,
+      name,
+      subject: 'Shop API',
+      target: 99.9,
+      severity: 'page',
+      rule: { budgetPercent: 2, longMs: 3_600_000, shortMs: 300_000 },
+      burnRate: 16.7,
+      remainingMs: 1_992_000,
+      remainingPercent: 76.9,
+      exhaustionMs: 7_200_000,
+    },
+  };
+}
+
 describe('default message', () => {
   it('says what went down, why, in which phase, and links to the monitor', () => {
     const m = renderMessage(downEvent(), noTemplate, PUBLIC_URL);
@@ -52,7 +75,11 @@ describe('default message', () => {
 
   it('has a title for every event kind', () => {
     const titles = alertEventKinds.map((kind) => {
-      const base = kind.startsWith('incident.') ? incidentEvent('incident.created') : downEvent();
+      const base = kind.startsWith('incident.')
+        ? incidentEvent('incident.created')
+        : kind.startsWith('slo.')
+          ? sloEvent()
+          : downEvent();
       const event: AlertEvent = {
         ...base,
         kind,
@@ -73,8 +100,20 @@ describe('default message', () => {
       'Incident: Checkout errors',
       'Incident update: Checkout errors',
       'Resolved: Checkout errors',
+      'SLO Checkout is burning its error budget',
+      'SLO Checkout no longer burning',
       'Test notification from Pagewatch',
     ]);
+  });
+
+  it('says how much SLO budget is left and when it runs out (ADR 53)', () => {
+    const m = renderMessage(sloEvent(), noTemplate, null);
+    expect(m.tone).toBe('critical');
+    expect(m.text).toContain(
+      "Checkout (Shop API, target 99.9 %): it spent 2 % or more of its error budget in the last 1 h (burn rate 16.7×). 76.9 % of the error budget is left (33 min 12 s); at the last hour's burn rate it runs out in 2 h.",
+    );
+    const named = sloEvent('<b>x</b>');
+    expect(renderMessage(named, noTemplate, null).html).not.toContain('<b>x</b>');
   });
 
   it('escapes a monitor named like a script in HTML and Markdown', () => {
