@@ -24,7 +24,7 @@ describe.each(engines)('monitor locations API on %s', (engine) => {
   });
   afterAll(async () => t?.stop());
 
-  const put = (id: number, payload: unknown) =>
+  const put = (id: number, payload: object) =>
     t.inject({
       method: 'PUT',
       url: `/api/v1/monitors/${id}/locations`,
