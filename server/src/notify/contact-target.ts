@@ -1,4 +1,4 @@
-import type { ChannelKind, MessageTemplate } from '@pagewatch/contract';
+import type { MessageTemplate } from '@pagewatch/contract';
 import type { StoredContactMethod } from '../db/repositories/contact-methods.js';
 import type { StoredChannel } from '../db/repositories/deliveries.js';
 import type { SecretBox } from '../lib/crypto.js';
@@ -45,7 +45,7 @@ export function contactTarget(
   return {
     id: -method.id,
     name,
-    kind: method.kind as ChannelKind,
+    kind: method.kind,
     config: method.config,
     secrets: open(box, method.sealedSecrets),
     template,

@@ -33,7 +33,8 @@ async function as(t: TestApp, who: Identity, method: string, url: string, body?:
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: res.status, body: res.status === 204 ? null : await res.json() };
+  const answer = (res.status === 204 ? null : await res.json()) as any;
+  return { status: res.status, body: answer };
 }
 
 /**
@@ -300,7 +301,9 @@ describe.each(engines)('people as escalation targets on %s', (engine) => {
       steps: [{ waitMinutes: 0, targets: [{ kind: 'user', userId: 999_999 }] }],
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors[0]).toMatchObject({ path: 'steps.0.targets.0.userId' });
+    expect((bad.body as { errors: unknown[] }).errors[0]).toMatchObject({
+      path: 'steps.0.targets.0.userId',
+    });
     // Deleting a person a policy names later: the policy shows the broken step.
     const del = await fetch(`${t.url}/api/v1/users/${dan.userId}`, {
       method: 'DELETE',

@@ -52,7 +52,7 @@ export async function addContactMethod(
       kind: input.kind,
       label: input.label,
       config: input.config,
-      sealedSecrets: sealSecrets(input.secrets as Record<string, unknown>, deps.secrets),
+      sealedSecrets: sealSecrets(input.secrets, deps.secrets),
     },
     deps.clock.now(),
   );

@@ -3,6 +3,8 @@ import { ProfileEdit } from '../../features/auth/components/ProfileEdit';
 import { ProfilePanel } from '../../features/auth/components/ProfilePanel';
 import { TwoFactorPanel } from '../../features/auth/components/TwoFactorPanel';
 import { PasskeysPanel } from '../../features/auth/components/passkeys/PasskeysPanel';
+import { ContactMethodsPanel } from '../../features/escalation/components/ContactMethodsPanel';
+import { QuietHoursPanel } from '../../features/escalation/components/QuietHoursPanel';
 
 function Account() {
   return (
@@ -14,6 +16,8 @@ function Account() {
       <ChangePasswordForm />
       <TwoFactorPanel />
       <PasskeysPanel />
+      <ContactMethodsPanel />
+      <QuietHoursPanel />
     </>
   );
 }

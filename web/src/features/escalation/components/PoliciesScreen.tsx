@@ -3,19 +3,32 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/Button';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
-import { ErrorNotice } from '../../../components/ui/Notice';
+import { ErrorNotice, Notice } from '../../../components/ui/Notice';
 import { CheckboxField, TextInputField } from '../../monitors/components/form/controls';
 import { channelListQuery } from '../../notifications/api/queries';
 import { NotificationTabs } from '../../notifications/components/NotificationTabs';
+import { usersQuery } from '../../settings/api/users';
+import { scheduleListQuery } from '../api/oncall';
 import { policyListQuery, useDeletePolicy, useSavePolicy } from '../api/policies';
 
 interface StepDraft {
   wait: string;
   channelIds: number[];
   monitorChannels: boolean;
+  /** People through their verified contact methods, and whoever is on call (ADR 60). */
+  userIds: number[];
+  scheduleIds: number[];
+  everyone: boolean;
 }
 
-const emptyStep = (): StepDraft => ({ wait: '0', channelIds: [], monitorChannels: false });
+const emptyStep = (): StepDraft => ({
+  wait: '0',
+  channelIds: [],
+  monitorChannels: false,
+  userIds: [],
+  scheduleIds: [],
+  everyone: false,
+});
 
 function toDraft(p: EscalationPolicy | null) {
   return {
@@ -26,6 +39,9 @@ function toDraft(p: EscalationPolicy | null) {
           wait: String(s.waitMinutes),
           channelIds: s.targets.flatMap((t) => (t.kind === 'channel' ? [t.channelId] : [])),
           monitorChannels: s.targets.some((t) => t.kind === 'monitor_channels'),
+          userIds: s.targets.flatMap((t) => (t.kind === 'user' ? [t.userId] : [])),
+          scheduleIds: s.targets.flatMap((t) => (t.kind === 'schedule' ? [t.scheduleId] : [])),
+          everyone: s.targets.some((t) => t.kind === 'everyone'),
         }))
       : [emptyStep()],
   };
@@ -37,6 +53,9 @@ function toSteps(steps: StepDraft[]): EscalationStep[] {
     targets: [
       ...s.channelIds.map((channelId): EscalationTarget => ({ kind: 'channel', channelId })),
       ...(s.monitorChannels ? [{ kind: 'monitor_channels' } as const] : []),
+      ...s.userIds.map((userId): EscalationTarget => ({ kind: 'user', userId })),
+      ...s.scheduleIds.map((scheduleId): EscalationTarget => ({ kind: 'schedule', scheduleId })),
+      ...(s.everyone ? [{ kind: 'everyone' } as const] : []),
     ],
   }));
 }
@@ -44,7 +63,11 @@ function toSteps(steps: StepDraft[]): EscalationStep[] {
 /** Creates or edits one policy: its name, its steps in order, and how often it repeats. */
 function PolicyForm({ policy, onDone }: { policy: EscalationPolicy | null; onDone: () => void }) {
   const channels = useQuery(channelListQuery());
+  const people = useQuery(usersQuery());
+  const schedules = useQuery(scheduleListQuery());
   const save = useSavePolicy(policy?.id ?? null);
+  const toggle = (list: number[], id: number, on: boolean) =>
+    on ? [...list, id] : list.filter((x) => x !== id);
   const [d, setD] = useState(() => toDraft(policy));
   const setStep = (i: number, s: Partial<StepDraft>) =>
     setD({ ...d, steps: d.steps.map((x, j) => (j === i ? { ...x, ...s } : x)) });
@@ -114,6 +137,32 @@ function PolicyForm({ policy, onDone }: { policy: EscalationPolicy | null; onDon
                   }
                 />
               ))}
+              {(people.data?.items ?? [])
+                .filter((u) => !u.disabled)
+                .map((u) => (
+                  <CheckboxField
+                    key={`u${u.id}`}
+                    name={`steps.${i}.user-${u.id}`}
+                    label={`Person: ${u.name || u.email}`}
+                    checked={s.userIds.includes(u.id)}
+                    onChange={(on) => setStep(i, { userIds: toggle(s.userIds, u.id, on) })}
+                  />
+                ))}
+              {(schedules.data?.items ?? []).map((sc) => (
+                <CheckboxField
+                  key={`s${sc.id}`}
+                  name={`steps.${i}.schedule-${sc.id}`}
+                  label={`Whoever is on call in ${sc.name}`}
+                  checked={s.scheduleIds.includes(sc.id)}
+                  onChange={(on) => setStep(i, { scheduleIds: toggle(s.scheduleIds, sc.id, on) })}
+                />
+              ))}
+              <CheckboxField
+                name={`steps.${i}.everyone`}
+                label="Everyone (each person’s verified contact methods)"
+                checked={s.everyone}
+                onChange={(on) => setStep(i, { everyone: on })}
+              />
               {d.steps.length > 1 && (
                 <Button
                   size="sm"
@@ -150,11 +199,23 @@ function PolicyForm({ policy, onDone }: { policy: EscalationPolicy | null; onDon
   );
 }
 
-function describeSteps(p: EscalationPolicy, channelName: (id: number) => string): string {
+interface Names {
+  channel: (id: number) => string;
+  person: (id: number) => string;
+  schedule: (id: number) => string;
+}
+
+function targetName(t: EscalationTarget, n: Names): string {
+  if (t.kind === 'channel') return n.channel(t.channelId);
+  if (t.kind === 'user') return n.person(t.userId);
+  if (t.kind === 'schedule') return `on call in ${n.schedule(t.scheduleId)}`;
+  if (t.kind === 'everyone') return 'everyone';
+  return 'the monitor’s channels';
+}
+
+function describeSteps(p: EscalationPolicy, names: Names): string {
   const steps = p.steps.map((s, i) => {
-    const who = s.targets
-      .map((t) => (t.kind === 'channel' ? channelName(t.channelId) : 'the monitor’s channels'))
-      .join(', ');
+    const who = s.targets.map((t) => targetName(t, names)).join(', ');
     const when =
       i === 0
         ? s.waitMinutes === 0
@@ -173,8 +234,16 @@ export function PoliciesScreen() {
   const remove = useDeletePolicy();
   const [editing, setEditing] = useState<EscalationPolicy | 'new' | null>(null);
   const [deleting, setDeleting] = useState<EscalationPolicy | null>(null);
-  const channelName = (id: number) =>
-    channels.data?.items.find((c) => c.id === id)?.name ?? `channel ${id}`;
+  const people = useQuery(usersQuery());
+  const schedules = useQuery(scheduleListQuery());
+  const names: Names = {
+    channel: (id) => channels.data?.items.find((c) => c.id === id)?.name ?? `channel ${id}`,
+    person: (id) => {
+      const u = people.data?.items.find((x) => x.id === id);
+      return u ? u.name || u.email : `person ${id}`;
+    },
+    schedule: (id) => schedules.data?.items.find((x) => x.id === id)?.name ?? `schedule ${id}`,
+  };
   const items = policies.data?.items ?? [];
   return (
     <>
@@ -212,7 +281,13 @@ export function PoliciesScreen() {
           <li key={p.id} className="panel esc-item">
             <div>
               <h2 className="panel__title">{p.name}</h2>
-              <p>{describeSteps(p, channelName)}</p>
+              <p>{describeSteps(p, names)}</p>
+              {p.brokenTargets.length > 0 && (
+                <Notice tone="warning" title="Some targets no longer exist">
+                  {p.brokenTargets.map((b) => b.message).join('; ')}. Those steps notify the
+                  monitor’s channels instead until you edit the policy.
+                </Notice>
+              )}
               <p className="muted">
                 {p.monitorIds.length === 0
                   ? 'No monitor uses it yet.'
