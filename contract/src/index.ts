@@ -41,6 +41,7 @@ export * from './oncall.js';
 export * from './locations.js';
 export * from './monitor-locations.js';
 export * from './probe-protocol.js';
-export * from './slos.js';
 export * from './contact-methods.js';
+export * from './slos.js';
+export * from './reports.js';
 export * from './oidc.js';

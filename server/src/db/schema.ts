@@ -140,6 +140,17 @@ export interface StatusFlipsTable {
   message: string | null;
 }
 
+export interface AvailabilityCorrectionsTable {
+  id: Generated<number>;
+  monitor_id: number;
+  starts_at: Millis;
+  ends_at: Millis;
+  reason: string;
+  /** Who added it, as the audit log names them. */
+  created_by: string;
+  created_at: Millis;
+}
+
 export interface UsersTable {
   id: Generated<number>;
   email: string;
@@ -728,6 +739,7 @@ export interface DB {
   rollup_hour: RollupTable;
   rollup_day: RollupTable;
   status_flips: StatusFlipsTable;
+  availability_corrections: AvailabilityCorrectionsTable;
   incidents: IncidentsTable;
   incident_monitors: IncidentMonitorsTable;
   incident_updates: IncidentUpdatesTable;

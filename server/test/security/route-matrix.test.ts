@@ -85,8 +85,14 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   escalations: { read: 'viewer', write: 'editor' },
   // Who is on call is everyone's business; the rota is set by admins.
   'oncall-schedules': { read: 'viewer', write: 'admin' },
+  // One's own contact methods and quiet hours (ADR 60): anyone signed in, for themselves.
+  me: { read: 'viewer', write: 'viewer' },
+  // Which policy a tag uses is routing like a monitor's own policy: editors (ADR 61).
+  'escalation-tag-policies': { read: 'viewer', write: 'editor' },
   // Everyone sees the promises and their budgets; editors set them, like monitors (ADR 52).
   slos: { read: 'viewer', write: 'editor' },
+  // Reports are read by everyone; sharing one with a customer is an editor's act (ADR 55).
+  reports: { read: 'viewer', write: 'editor' },
   export: { read: 'admin', write: 'admin' },
   import: { read: 'admin', write: 'admin' },
   // Configuration as code: export, plan and apply are the export/import of SPEC §6.
@@ -176,6 +182,11 @@ const BODIES: Record<string, () => unknown> = {
   'POST /api/v1/monitors': () => monitorInput(),
   'PUT /api/v1/monitors/:id': () => monitorInput(),
   'POST /api/v1/monitors/:id/clone': () => monitorInput(),
+  'POST /api/v1/monitors/:id/corrections': () => ({
+    startsAt: '2026-01-01T00:00:00.000Z',
+    endsAt: '2026-01-01T01:00:00.000Z',
+    reason: 'Matrix fixture',
+  }),
   // A monitor that does not exist: answered 200 with it as not found, nothing else touched.
   'POST /api/v1/monitors/bulk': () => ({
     selection: { kind: 'ids', ids: [999_999] },
@@ -383,7 +394,11 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
       }
     } else if (resource === 'slos') {
       // A fresh one each time: the call may delete it.
-      const m = await t.inject({ method: 'POST', url: '/api/v1/monitors', payload: monitorInput() });
+      const m = await t.inject({
+        method: 'POST',
+        url: '/api/v1/monitors',
+        payload: monitorInput(),
+      });
       const res = await t.inject({
         method: 'POST',
         url: '/api/v1/slos',
@@ -397,7 +412,11 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     } else if (url.includes('/oidc/') || url.includes('/sign-in/providers/')) {
       // Need not exist: access is decided first; then 404, or the login page for a sign-in.
       id = 1;
-    } else if (resource === 'escalations' || url.startsWith('/api/v1/auth/passkeys/')) {
+    } else if (
+      resource === 'escalations' ||
+      resource === 'me' ||
+      url.startsWith('/api/v1/auth/passkeys/')
+    ) {
       // Need not exist: access is decided before the lookup answers 404.
       id = 1;
     } else if (url.startsWith('/api/v1/invitations/')) {
@@ -432,7 +451,8 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     const filled = url
       .replace(':id', String(id))
       .replace(':checkId', '1')
-      .replace(':subscriberId', '1');
+      .replace(':subscriberId', '1')
+      .replace(':userId', String(targetUserId));
     if (filled.includes(':')) throw new Error(`Unfilled parameter in ${filled}: extend fill()`);
     return filled;
   }

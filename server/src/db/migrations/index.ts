@@ -34,6 +34,7 @@ import { escalation } from './027-escalation.js';
 import { oncall } from './028-oncall.js';
 import { monitorParents } from './029-monitor-parents.js';
 import { alertGroups } from './030-alert-groups.js';
+import { availabilityCorrections } from './037-availability-corrections.js';
 import { passkeys } from './033-passkeys.js';
 import { webauthnChallenges } from './034-webauthn-challenges.js';
 import { slos } from './035-slos.js';
@@ -82,6 +83,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '028-oncall': oncall(engine),
     '029-monitor-parents': monitorParents(),
     '030-alert-groups': alertGroups(engine),
+    '037-availability-corrections': availabilityCorrections(engine),
     '033-passkeys': passkeys(engine),
     '034-webauthn-challenges': webauthnChallenges(),
     '035-slos': slos(engine),

@@ -124,6 +124,9 @@ export function availabilityRepository(db: Kysely<DB>) {
       return out;
     },
 
+    latency: (monitorIds: readonly number[], spans: readonly Span[]) =>
+      readLatency(db, monitorIds, spans),
+
     async correction(id: number): Promise<CorrectionRecord | null> {
       const row = await db
         .selectFrom('availability_corrections')
@@ -180,3 +183,56 @@ const toCorrection = (r: CorrectionRow): CorrectionRecord => ({
 });
 
 export type AvailabilityRepository = ReturnType<typeof availabilityRepository>;
+
+/** A stored bucket's latency, to merge into a period's percentiles. */
+export interface LatencyBucket {
+  monitorId: number;
+  bucket: number;
+  sketch: Uint8Array | null;
+  latencyCount: number;
+  latencyMinUs: number | null;
+  latencyMaxUs: number | null;
+}
+
+/** The latency sketches of these monitors' buckets in `spans` (only buckets with latencies). */
+export async function readLatency(
+  db: Kysely<DB>,
+  monitorIds: readonly number[],
+  spans: readonly Span[],
+): Promise<LatencyBucket[]> {
+  const out: LatencyBucket[] = [];
+  for (const level of rollupLevels) {
+    const mine = spans.filter((s) => s.level === level);
+    for (const ids of chunks(monitorIds, ID_CHUNK)) {
+      for (const part of chunks(mine, SPAN_CHUNK)) {
+        const rows = await db
+          .selectFrom(tableOf(level))
+          .select([
+            'monitor_id',
+            'bucket',
+            'latency_sketch',
+            'latency_count',
+            'latency_min_us',
+            'latency_max_us',
+          ])
+          .where('monitor_id', 'in', ids)
+          .where('latency_count', '>', 0)
+          .where((eb) =>
+            eb.or(part.map((s) => eb.and([eb('bucket', '>=', s.from), eb('bucket', '<=', s.to)]))),
+          )
+          .execute();
+        for (const r of rows) {
+          out.push({
+            monitorId: Number(r.monitor_id),
+            bucket: Number(r.bucket),
+            sketch: r.latency_sketch,
+            latencyCount: Number(r.latency_count),
+            latencyMinUs: r.latency_min_us === null ? null : Number(r.latency_min_us),
+            latencyMaxUs: r.latency_max_us === null ? null : Number(r.latency_max_us),
+          });
+        }
+      }
+    }
+  }
+  return out;
+}

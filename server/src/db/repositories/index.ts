@@ -17,6 +17,7 @@ import { locationsRepository } from './locations.js';
 import { locationResultsRepository } from './location-results.js';
 import { monitorLocationsRepository } from './monitor-locations.js';
 import { loginFailuresRepository } from './login-failures.js';
+import { availabilityRepository } from './availability.js';
 import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
 import { monitorBulkRepository } from './monitor-bulk.js';
@@ -57,6 +58,7 @@ export function repositories(database: Database) {
     results: resultsRepository(database.db, database.engine, outbox),
     browserRuns: browserRunsRepository(database.db),
     rollups: rollupsRepository(database.db),
+    availability: availabilityRepository(database.db),
     rollupImport: rollupImportRepository(database.db, database.engine),
     retention: retentionRepository(database.db),
     users: usersRepository(database.db, database.engine),

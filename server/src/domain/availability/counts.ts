@@ -1,3 +1,5 @@
+import { levelMs, type Span } from '../rollup.js';
+
 /** Checks by outcome, as the rollups count them. */
 export interface OutcomeCounts {
   checks: number;
@@ -46,4 +48,33 @@ export function countsWithin(
     if (b.bucket >= start && b.bucket < end) addCounts(sum, b);
   }
   return sum;
+}
+
+/**
+ * Sums the buckets of exactly these spans (level and bucket starts): a period read as whole
+ * days must not also count the hours of another period's read of the same time.
+ */
+export function countsInSpans(
+  buckets: readonly CountedBucket[],
+  spans: readonly Span[],
+): OutcomeCounts {
+  const sum = noCounts();
+  for (const s of spans) {
+    const size = levelMs[s.level];
+    for (const b of buckets) {
+      if (b.size === size && b.bucket >= s.from && b.bucket <= s.to) addCounts(sum, b);
+    }
+  }
+  return sum;
+}
+
+/** The distinct spans of several reads, for one query. */
+export function uniqueSpans(spans: readonly Span[]): Span[] {
+  const seen = new Set<string>();
+  return spans.filter((s) => {
+    const key = `${s.level}:${s.from}:${s.to}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -33,6 +33,10 @@ export const tags = [
     name: 'slos',
     description: 'Service level objectives: attainment, error budget and burn-rate alerts.',
   },
+  {
+    name: 'reports',
+    description: 'Availability reports (JSON, CSV, PDF), their read-only links for customers.',
+  },
   { name: 'events', description: 'Live results and status changes as Server-Sent Events.' },
   { name: 'users', description: 'Accounts and their roles (admins and owners).' },
   {
@@ -113,6 +117,7 @@ const management = [
   'deliveries',
   'escalation',
   'slos',
+  'reports',
   'events',
   'users',
   'api-keys',

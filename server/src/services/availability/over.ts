@@ -1,7 +1,7 @@
 import {
   availability,
   clipIntervals,
-  countsWithin,
+  countsInSpans,
   defaultPolicy,
   exclusions,
   maintenanceByMonitor,
@@ -9,6 +9,7 @@ import {
   noCounts,
   addCounts,
   readSpans,
+  uniqueSpans,
   toBuckets,
   type Availability,
   type AvailabilityPolicy,
@@ -62,7 +63,7 @@ export async function availabilityOver(
     end: Math.max(...periods.map((p) => p.end)),
   };
   const [rows, windows, corrections, retention] = await Promise.all([
-    deps.repos.availability.counts(monitorIds, readSpans(periods)),
+    deps.repos.availability.counts(monitorIds, uniqueSpans(readSpans(periods))),
     policy.excludeMaintenance ? deps.repos.maintenance.list() : Promise.resolve([]),
     deps.repos.availability.corrections(monitorIds, whole.start, whole.end),
     deps.settings?.get('retention'),
@@ -101,12 +102,12 @@ export async function availabilityOver(
     const exRows = excludedRows.get(id) ?? [];
     const results = per.map(({ period, maint, corr, buckets }) => {
       const excludedCounts = noCounts();
-      for (const b of buckets) addCounts(excludedCounts, countsWithin(exRows, b.start, b.end));
+      for (const b of buckets) addCounts(excludedCounts, countsInSpans(exRows, readSpans([b])));
       const range = { start: period.start, end: Math.max(period.start, Math.min(period.end, now)) };
       return availability(
         {
           range,
-          counts: countsWithin(mine, period.start, period.end),
+          counts: countsInSpans(mine, readSpans([period])),
           excludedCounts,
           maintenance: maint,
           corrections: corr,
@@ -140,7 +141,7 @@ async function readExcluded(
   }
   const out = new Map<number, CountedBucket[]>();
   for (const { ids, buckets } of bySet.values()) {
-    const rows = await deps.repos.availability.counts(ids, readSpans(buckets));
+    const rows = await deps.repos.availability.counts(ids, uniqueSpans(readSpans(buckets)));
     for (const [id, list] of groupBy(rows, (r) => r.monitorId)) out.set(id, list);
   }
   return out;
