@@ -93,6 +93,16 @@ export const SignInPolicy = z.strictObject({
 });
 export type SignInPolicy = z.infer<typeof SignInPolicy>;
 
+/** GET /auth/oidc/:id/start: where to land after signing in (a path of the app). */
+export const OidcStartQuery = z.object({ returnTo: z.string().max(500).optional() });
+
+/** POST /auth/oidc/logout: where the browser goes next to end the provider's session too. */
+export const OidcLogoutResult = z.object({
+  /** The provider's end-session URL; null when the session was not begun at a provider. */
+  endSessionUrl: z.string().nullable(),
+});
+export type OidcLogoutResult = z.infer<typeof OidcLogoutResult>;
+
 /** What the login page offers (public). */
 export const SignInOptions = z.object({
   providers: z.array(z.object({ id: z.number().int(), name: z.string() })),

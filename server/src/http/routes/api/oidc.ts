@@ -1,7 +1,9 @@
 import {
+  OidcLogoutResult,
   OidcProvider,
   OidcProviderIdParams,
   OidcProviderInput,
+  OidcStartQuery,
   SignInOptions,
   SignInPolicy,
 } from '@pagewatch/contract';
@@ -44,12 +46,6 @@ const flowCookie = (request: FastifyRequest) => ({
   path: base,
 });
 
-const StartQuery = z.object({ returnTo: z.string().max(500).optional() });
-const LogoutResult = z.object({
-  /** Where the browser goes to end the provider's session too; null when there is none. */
-  endSessionUrl: z.string().nullable(),
-});
-
 function refuse(reply: FastifyReply, failure: OidcFailure) {
   return reply.redirect(`/login?oidc_error=${encodeURIComponent(failure.code)}`, 302);
 }
@@ -79,7 +75,7 @@ export function oidcRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     description:
       'Sets a short-lived flow cookie and answers 302 to the provider. A refusal (provider unknown, discovery failed) redirects to `/login?oidc_error=CODE`.',
     params: OidcProviderIdParams,
-    query: StartQuery,
+    query: OidcStartQuery,
     responses: { 302: null },
     handler: async ({ params, query, request, reply }) => {
       try {
@@ -137,7 +133,7 @@ export function oidcRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     access: 'viewer',
     tag,
     summary: 'Sign out; for a session begun through a provider, also where to end its session',
-    responses: { 200: LogoutResult },
+    responses: { 200: OidcLogoutResult },
     handler: async ({ ctx, request, reply }) => {
       const origin = (deps.publicUrl ?? requestOrigin(request)).replace(/\/+$/, '');
       const endSessionUrl = await providerLogoutUrl(deps, ctx, `${origin}/login`);

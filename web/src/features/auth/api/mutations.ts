@@ -1,6 +1,7 @@
 import type {
   LoginInput,
   LoginResult,
+  OidcLogoutResult,
   Session,
   SetupInput,
   TotpEnrolment,
@@ -55,7 +56,7 @@ export function useLogout() {
         await api<void>('/auth/logout-all', { method: 'POST' });
         return null;
       }
-      const out = await api<{ endSessionUrl: string | null }>('/auth/oidc/logout', {
+      const out = await api<OidcLogoutResult>('/auth/oidc/logout', {
         method: 'POST',
       });
       return out.endSessionUrl;
