@@ -16,6 +16,7 @@ import { displayOf } from '../../features/monitors/kinds/display';
 import { MonitorDeliveries } from '../../features/notifications/components/MonitorDeliveries';
 import { NoChannelNotice } from '../../features/notifications/components/NoChannelNotice';
 import { SloCard } from '../../features/slos/components/SloCard';
+import { LocationsPanel } from '../../features/monitor-locations/LocationsPanel';
 import { WithMonitor } from './WithMonitor';
 
 function MonitorRoute() {
@@ -31,6 +32,7 @@ function MonitorRoute() {
             {Panel && <Panel monitor={monitor} />}
             <UptimeSummary monitorId={monitor.id} />
             <LastCheckPanel monitor={monitor} />
+            <LocationsPanel monitorId={monitor.id} />
             <LatencyPanel monitorId={monitor.id} />
             <SloCard monitorId={monitor.id} />
             {monitor.lastDetails?.certificate && (

@@ -88,7 +88,12 @@ export const MonitorRow = memo(function MonitorRow({
             {m.target}
           </span>
           {failing?.errorMessage && (
-            <span className="mrow__error" title={failing.errorMessage}>
+            <span
+              className={
+                m.status === 'regional' ? 'mrow__error mrow__error--regional' : 'mrow__error'
+              }
+              title={failing.errorMessage}
+            >
               {failing.errorMessage}
             </span>
           )}

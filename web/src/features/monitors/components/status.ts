@@ -1,5 +1,7 @@
 import type { CheckOutcome, MonitorStatus } from '@pagewatch/contract';
 import type { IconName } from '../../../components/ui/Icon';
+// Regional and unknown have their own colours (ADR 58) wherever a status is shown.
+import '../../monitor-locations/monitor-locations.css';
 
 export interface StatusMeta {
   label: string;

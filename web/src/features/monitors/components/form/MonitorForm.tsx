@@ -37,6 +37,8 @@ import { WebSocketExchangeSection, WebSocketTargetFields } from './sections-webs
 import { GrpcHealthSection, GrpcTargetFields } from './sections-grpc';
 import { DependenciesSection } from '../../../dependencies/DependenciesSection';
 import { useDependencyDraft } from '../../../dependencies/useDependencyDraft';
+import { LocationsSection } from '../../../monitor-locations/LocationsSection';
+import { useLocationDraft } from '../../../monitor-locations/useLocationDraft';
 import { mongodbForm, mysqlForm, postgresForm, redisForm } from './sections-database';
 import { amqpForm, imapForm, mqttForm, pop3Form, smtpForm } from './sections-messaging';
 import { TrialResult } from './TrialResult';
@@ -114,10 +116,15 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
     mode === 'edit' ? Number(params.id) : null,
     mode === 'create' ? null : Number(params.id),
   );
+  // Locations and k too (ADR 58).
+  const locations = useLocationDraft(
+    mode === 'edit' ? Number(params.id) : null,
+    mode === 'create' ? null : Number(params.id),
+  );
   const form = useMonitorForm(initial, mutation, (m) => {
     // A refused edit (a cycle) keeps the form open; a new monitor cannot close a cycle.
-    void dependencies.save(m.id).then((ok) => {
-      if (!ok && mode === 'edit') return;
+    void Promise.all([dependencies.save(m.id), locations.save(m.id)]).then((saved) => {
+      if (saved.includes(false) && mode === 'edit') return;
       leave.allowLeave();
       onSaved(m);
     });
@@ -193,6 +200,8 @@ export function MonitorForm({ mode, initial, mutation, cancelTo, onSaved }: Moni
       ))}
 
       <AlertsSection {...section} />
+
+      <LocationsSection draft={locations} type={v.type} />
 
       <DependenciesSection
         draft={dependencies}
