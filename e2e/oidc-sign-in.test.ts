@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcPeer, type OidcPeer } from '../server/test/fixtures/oidc-provider.js';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
-import { newPage, screenshotAll, watchErrors } from './support/auth-ui.js';
+import { newPage, openUserMenu, screenshotAll, watchErrors } from './support/auth-ui.js';
 import { launchBrowser, signIn, webDist } from './support/browser.js';
 
 /**
@@ -77,6 +77,17 @@ describe('OIDC sign-in in a browser', () => {
     });
     expect(me.user).toMatchObject({ email: 'ana@example.com', role: 'admin' });
     expect(freshErrors).toEqual([]);
+
+    // Signing out ends the provider's session too: its confirmation page, then back to /login.
+    await openUserMenu(fresh.page);
+    await fresh.page.getByRole('button', { name: /^sign out$/i }).click();
+    await fresh.page.waitForURL((u) => u.origin === peer.issuer);
+    await fresh.page.getByRole('button', { name: 'Sign out' }).click();
+    await fresh.page.waitForURL(`${app.url}/login`);
+    const after = await fresh.page.evaluate(async () =>
+      (await fetch('/api/v1/auth/status')).json(),
+    );
+    expect(after).toMatchObject({ signedIn: false });
 
     // A refused sign-in comes back with a code; the login page says it in words.
     await fresh.context.clearCookies();
