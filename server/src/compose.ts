@@ -352,6 +352,8 @@ export async function composePagewatch(
     // The form's "Test" uses the engine's own check types and options, whatever this process's roles.
     trialCheck: (monitor, signal) =>
       checkTypes[monitor.type].run(monitor, { signal, now: clock.now() }, checks),
+    recordLocationResults: (locationId, items, opts) =>
+      locationIngest.record(locationId, items, opts),
   };
   const serves = config.roles.includes('web');
   services.summaries = engine && serves ? new MonitorSummaryCache(services) : null;
