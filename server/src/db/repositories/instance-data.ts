@@ -55,6 +55,7 @@ const dataTables = [
   'status_page_sections',
   'status_pages',
   'maintenance_windows',
+  'tag_policies',
   'escalation_policies',
   'oncall_overrides',
   'oncall_schedules',
