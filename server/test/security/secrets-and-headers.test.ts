@@ -245,6 +245,16 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     policyId = policy.json<{ id: number }>().id;
     const schedule = await t.inject({
       method: 'POST',
+    // A contact method with a secret (ADR 60): its own list and the admins' view are read too.
+    // The URL refuses connections on loopback, so the verification code goes nowhere.
+    const slackSecret = 'http://127.0.0.1:9/slack-dm-secret-path-4f1c';
+    secrets.set('contact method webhook URL', slackSecret);
+    const method = await t.inject({
+      method: 'POST',
+      url: '/api/v1/me/contact-methods',
+      payload: { kind: 'slack', config: {}, secrets: { webhookUrl: slackSecret } },
+    });
+    expect(method.statusCode, method.body).toBe(201);
       url: '/api/v1/oncall-schedules',
       payload: {
         name: 'Web team',
@@ -380,6 +390,7 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         .replace('/oncall-schedules/:id', `/oncall-schedules/${scheduleId}`)
         .replace('/auth/oidc/:id', `/auth/oidc/${oidcProviderId}`)
         // Calendar feeds with a wrong token: their 404s are scanned too.
+        .replace('/users/:userId/', `/users/${t.owner.userId}/`)
         .replace('/ical/schedules/:id', `/ical/schedules/${scheduleId}`)
         .replace('/ical/users/:id', `/ical/users/${t.owner.userId}`)
         // An unknown push token: its 404 is scanned too.
