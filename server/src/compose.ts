@@ -36,6 +36,7 @@ import { loadSecretKey } from './lib/secret-key.js';
 import { AuthCache } from './services/auth/cache.js';
 import { subscriberSender } from './notify/subscriber-sender.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
+import { startOfflineLocations } from './jobs/offline-locations.js';
 import { contactSender } from './notify/contact-sender.js';
 import { startSloJob, type SloJobOptions } from './slos/job.js';
 import { SloCounterStore } from './slos/store.js';
@@ -205,6 +206,8 @@ export async function composePagewatch(
     : null;
   const singletons = new Singletons(member);
   const housekeepingLease = singletons.lease('housekeeping');
+  // A location whose probes all went silent raises one incident, once per deployment (ADR 56).
+  const offlineLocationsLease = singletons.lease('offline-locations');
   // Pruning history stays where the scheduler runs, as before; now once per deployment.
   const retentionLease = runsChecks ? singletons.lease('retention') : null;
   // Scheduled backups: once per deployment, by whichever process holds the lease.
@@ -394,6 +397,7 @@ export async function composePagewatch(
 
   let closing: Promise<void> | null = null;
   let housekeeping: SingletonJob | null = null;
+  let offlineLocations: SingletonJob | null = null;
   let retention: SingletonJob | null = null;
   let backups: SingletonJob | null = null;
   let configFile: SingletonJob | null = null;
@@ -434,6 +438,11 @@ export async function composePagewatch(
         );
       }
       backups = runWhileHeld(backupsLease, () => startScheduledBackups(services, logger), logger);
+      offlineLocations = runWhileHeld(
+        offlineLocationsLease,
+        () => startOfflineLocations(services, logger),
+        logger,
+      );
       if (escalationsLease) {
         escalations = runWhileHeld(
           escalationsLease,
@@ -479,6 +488,7 @@ export async function composePagewatch(
     close: () =>
       (closing ??= (async () => {
         await housekeeping?.stop();
+        await offlineLocations?.stop();
         monitorSeries?.close();
         stopReporting?.();
         maintenance.stop();

@@ -1,0 +1,82 @@
+import { LOCAL_LOCATION_ID } from '@pagewatch/contract';
+import { systemContext } from '../domain/actor.js';
+import { OFFLINE_AFTER_MS } from '../domain/locations.js';
+import type { Logger } from '../lib/logger.js';
+import type { ServiceDeps } from '../services/deps.js';
+import { declareIncident } from '../services/incidents/create.js';
+import { postIncidentUpdate } from '../services/incidents/post-update.js';
+
+const at = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * One pass over the remote locations (issue 16 item 5): a location whose probes have all been
+ * silent for 30 s gets one incident, alerted once per channel (the instance's default
+ * channels, not each monitor's), and its return resolves it. The compare-and-set on
+ * `offline_since` keeps it to one incident however many processes look.
+ */
+export async function sweepOfflineLocations(deps: ServiceDeps): Promise<void> {
+  const now = deps.clock.now();
+  const [locations, probes] = await Promise.all([
+    deps.repos.locations.list(),
+    deps.repos.locations.probes(),
+  ]);
+  for (const l of locations) {
+    if (l.id === LOCAL_LOCATION_ID) continue;
+    const beats = probes
+      .filter((p) => p.locationId === l.id && p.lastHeartbeatAt !== null)
+      .map((p) => p.lastHeartbeatAt!);
+    // A location none of whose probes ever connected has nothing to lose yet.
+    if (beats.length === 0) continue;
+    const last = Math.max(...beats);
+    const offline = now - last >= OFFLINE_AFTER_MS;
+    if (offline && l.offlineSince === null) {
+      if (!(await deps.repos.locations.markOffline(l.id, last + OFFLINE_AFTER_MS))) continue;
+      const incident = await declareIncident(deps, systemContext, {
+        title: `Location "${l.name}" is offline`,
+        message: `No probe of location "${l.name}" has sent a heartbeat since ${at(last)}. Its monitors are decided by their other locations until it is back (or shown as unknown).`,
+        severity: 'major',
+        state: 'investigating',
+        public: false,
+        monitorIds: [],
+      });
+      await deps.repos.locations.setOfflineIncident(l.id, incident.id);
+    } else if (!offline && l.offlineSince !== null) {
+      const back = await deps.repos.locations.markOnline(l.id);
+      if (back?.incidentId) {
+        await postIncidentUpdate(deps, systemContext, back.incidentId, {
+          state: 'resolved',
+          message: `Location "${l.name}" is back: a probe sent a heartbeat at ${at(last)}.`,
+          public: false,
+        }).catch(() => undefined);
+      }
+    }
+  }
+}
+
+/** Sweeps every few seconds while this process holds the `offline-locations` singleton. */
+export function startOfflineLocations(
+  deps: ServiceDeps,
+  logger: Logger,
+  pollMs = 5000,
+): { stop(): Promise<void>; tick(): Promise<void> } {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (stopped) return Promise.resolve();
+    running ??= sweepOfflineLocations(deps)
+      .catch((err: unknown) => logger.warn({ err }, 'locations: offline sweep failed'))
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+  const timer = setInterval(() => void tick(), pollMs);
+  return {
+    tick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
