@@ -1,6 +1,6 @@
 import type { Report, ReportMonitor } from '@pagewatch/contract';
 import { outageFigures, readSpans, type Interval } from '../../domain/availability/index.js';
-import { percentilesOf } from '../../domain/reports/latency.js';
+import { periodPercentiles } from '../../domain/reports/latency.js';
 import { reportRange, type RangeRequest } from '../../domain/reports/range.js';
 import type { LatencyBucket } from '../../db/repositories/availability.js';
 import { validationFailed } from '../../lib/errors.js';
@@ -38,9 +38,6 @@ function rangeRequest(q: ReportRequest): RangeRequest {
   return { kind: q.range, period: q.period };
 }
 
-const within = (rows: readonly LatencyBucket[], p: Interval) =>
-  rows.filter((r) => r.bucket >= p.start && r.bucket < p.end);
-
 /**
  * A report: the one availability computation over the range and each of its days or months,
  * outages with MTTR and MTBF, latency percentiles, and the corrections that changed it.
@@ -76,7 +73,7 @@ export async function buildReport(deps: ServiceDeps, q: ReportRequest): Promise<
     ];
     excludedOf.set(m.id, excluded);
     const out = outageFigures(outagesOf.get(m.id) ?? [], whole, excluded, total.countedMs);
-    const rows = latencyOf.get(m.id) ?? [];
+    const latency = periodPercentiles(latencyOf.get(m.id) ?? [], range.periods);
     monitors.push({
       id: m.id,
       name: m.name,
@@ -89,7 +86,7 @@ export async function buildReport(deps: ServiceDeps, q: ReportRequest): Promise<
       incidents: out.count,
       mttrMs: out.mttrMs,
       mtbfMs: out.mtbfMs,
-      latency: percentilesOf(rows),
+      latency: latency.total,
       periods: periods.map((p, i) => ({
         label: range.periods[i]?.label ?? '',
         from: iso(p.from),
@@ -98,7 +95,7 @@ export async function buildReport(deps: ServiceDeps, q: ReportRequest): Promise<
         downtimeMs: p.downtimeMs,
         checks: p.checks,
         excludedChecks: p.excludedChecks,
-        latency: percentilesOf(within(rows, range.periods[i] ?? { start: 0, end: 0 })),
+        latency: latency.periods[i] ?? { p50: null, p95: null, p99: null },
       })),
     });
   }
