@@ -45,11 +45,13 @@ describe.each(engines)('OIDC sign-in on %s', (engine) => {
   });
 
   let provider: ProviderView;
+  // Provider writes come "from" the listening address: its redirect URI is the registered one.
+  let host = '';
   const configure = async (over: Record<string, unknown> = {}) => {
     const res = await t.inject({
       method: 'PUT',
       url: `/api/v1/settings/sign-in/providers/${provider.id}`,
-      ...jsonAs(t.owner.headers, providerBody(over)),
+      ...jsonAs({ ...t.owner.headers, host }, providerBody(over)),
     });
     expect(res.statusCode, res.body).toBe(200);
   };
@@ -77,10 +79,11 @@ describe.each(engines)('OIDC sign-in on %s', (engine) => {
     peer = await startOidcPeer();
     t = await startTestApp({ engine, listen: true, clock: { now: () => Date.now() + offsetMs } });
     peer.setRedirectUris([`${t.url}/api/v1/auth/oidc/callback`], [`${t.url}/login`]);
+    host = new URL(t.url).host;
     const res = await t.inject({
       method: 'POST',
       url: '/api/v1/settings/sign-in/providers',
-      ...jsonAs(t.owner.headers, providerBody()),
+      ...jsonAs({ ...t.owner.headers, host }, providerBody()),
     });
     expect(res.statusCode, res.body).toBe(201);
     provider = res.json<ProviderView>();
@@ -97,7 +100,7 @@ describe.each(engines)('OIDC sign-in on %s', (engine) => {
 
   it('a provider answers its redirect URI and never its client secret', async () => {
     // Without PAGEWATCH_PUBLIC_URL, the origin the admin's request reached.
-    expect(provider.redirectUri).toBe('http://localhost:80/api/v1/auth/oidc/callback');
+    expect(provider.redirectUri).toBe(`${t.url}/api/v1/auth/oidc/callback`);
     expect(provider.clientSecretSet).toBe(true);
     const list = await t.inject('/api/v1/settings/sign-in/providers');
     expect(list.statusCode).toBe(200);
@@ -120,6 +123,20 @@ describe.each(engines)('OIDC sign-in on %s', (engine) => {
     });
     const problem = expectProblem(res, 400, 'validation_failed');
     expect(problem.errors?.[0]).toMatchObject({ path: 'issuer', code: 'oidc_discovery_failed' });
+  });
+
+  it('a redirect URI the provider has not registered is refused at save, in its words', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/v1/settings/sign-in/providers',
+      ...jsonAs({ ...t.owner.headers, host: 'pagewatch.elsewhere.test' }, providerBody()),
+    });
+    const problem = expectProblem(res, 400, 'validation_failed');
+    expect(problem.errors?.[0]).toMatchObject({
+      path: 'clientId',
+      code: 'oidc_redirect_uri_mismatch',
+    });
+    expect(problem.errors?.[0]?.message).toContain('redirect_uri');
   });
 
   it('a first sign-in creates the account with the mapped role; the next one re-applies the mapping', async () => {

@@ -211,9 +211,11 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
 
     // An OIDC sign-in provider (ADR 48): its client secret is write-only, kept sealed.
     oidcPeer = await startOidcPeer();
+    oidcPeer.setRedirectUris([`${t.url}/api/v1/auth/oidc/callback`], []);
     const oidc = await t.inject({
       method: 'POST',
       url: '/api/v1/settings/sign-in/providers',
+      headers: { host: new URL(t.url).host },
       payload: {
         name: 'Acme ID',
         issuer: oidcPeer.issuer,
@@ -243,8 +245,6 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     });
     expect(policy.statusCode, policy.body).toBe(201);
     policyId = policy.json<{ id: number }>().id;
-    const schedule = await t.inject({
-      method: 'POST',
     // A contact method with a secret (ADR 60): its own list and the admins' view are read too.
     // The URL refuses connections on loopback, so the verification code goes nowhere.
     const slackSecret = 'http://127.0.0.1:9/slack-dm-secret-path-4f1c';
@@ -255,6 +255,8 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
       payload: { kind: 'slack', config: {}, secrets: { webhookUrl: slackSecret } },
     });
     expect(method.statusCode, method.body).toBe(201);
+    const schedule = await t.inject({
+      method: 'POST',
       url: '/api/v1/oncall-schedules',
       payload: {
         name: 'Web team',
@@ -388,9 +390,9 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         .replace('/notification-channels/:id', `/notification-channels/${channelId}`)
         .replace('/escalation-policies/:id', `/escalation-policies/${policyId}`)
         .replace('/oncall-schedules/:id', `/oncall-schedules/${scheduleId}`)
+        .replace('/users/:userId/', `/users/${t.owner.userId}/`)
         .replace('/auth/oidc/:id', `/auth/oidc/${oidcProviderId}`)
         // Calendar feeds with a wrong token: their 404s are scanned too.
-        .replace('/users/:userId/', `/users/${t.owner.userId}/`)
         .replace('/ical/schedules/:id', `/ical/schedules/${scheduleId}`)
         .replace('/ical/users/:id', `/ical/users/${t.owner.userId}`)
         // An unknown push token: its 404 is scanned too.

@@ -70,6 +70,39 @@ export async function configurationFor(
   };
 }
 
+/**
+ * Asks the provider's authorization endpoint (no redirect followed) whether it takes this
+ * client and redirect URI: a 4xx page that names the redirect URI is its refusal, in its words.
+ * Anything else (a login page, a redirect to one) is taken as accepted.
+ */
+export async function redirectRefusal(
+  config: oidc.Configuration,
+  v: { clientId: string; scopes: string },
+  redirectUri: string,
+): Promise<string | null> {
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: v.scopes,
+    response_type: 'code',
+    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+    state: oidc.randomState(),
+  });
+  try {
+    const res = await fetch(url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (res.status < 400 || res.status >= 500) return null;
+    const text = (await res.text()).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+    const at = text.toLowerCase().indexOf('redirect_uri');
+    if (at < 0) return null;
+    return `The provider answered ${res.status}: ${text.slice(Math.max(0, at - 80), at + 160).trim()} (register ${redirectUri})`;
+  } catch {
+    return null;
+  }
+}
+
 /** Reads the issuer's discovery document, or fails with `oidc_discovery_failed`. */
 export async function discover(issuer: string, clientId: string): Promise<oidc.Configuration> {
   const url = new URL(issuer);

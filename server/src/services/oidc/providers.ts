@@ -9,7 +9,7 @@ import type { OidcProviderFields, OidcProviderRecord } from '../../db/repositori
 import { notFound, validationFailed } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
-import { discover } from './client.js';
+import { discover, redirectRefusal } from './client.js';
 import { OidcFailure } from './errors.js';
 import { readSignInPolicy } from './policy.js';
 
@@ -43,10 +43,14 @@ export function presentProvider(p: OidcProviderRecord, redirectUri: string): Oid
   };
 }
 
-/** An issuer that cannot be discovered is refused at save, on the issuer field. */
-async function checkDiscovery(v: OidcProviderValues): Promise<void> {
+/**
+ * An issuer that cannot be discovered is refused at save, on the issuer field; so is a
+ * provider whose authorization endpoint says outright that it does not know our redirect URI.
+ */
+async function checkProvider(v: OidcProviderValues, redirectUri: string): Promise<void> {
+  let config;
   try {
-    await discover(v.issuer, v.clientId);
+    config = await discover(v.issuer, v.clientId);
   } catch (err) {
     const detail = err instanceof OidcFailure ? err.detail : String(err);
     throw validationFailed(
@@ -54,6 +58,12 @@ async function checkDiscovery(v: OidcProviderValues): Promise<void> {
       'The identity provider could not be discovered',
     );
   }
+  const refusal = await redirectRefusal(config, v, redirectUri);
+  if (refusal)
+    throw validationFailed(
+      [{ path: 'clientId', code: 'oidc_redirect_uri_mismatch', message: refusal }],
+      'The identity provider does not accept this redirect URI',
+    );
 }
 
 function fieldsOf(v: OidcProviderValues, sealedSecret: string | null): OidcProviderFields {
@@ -82,8 +92,9 @@ export async function createProvider(
   deps: ServiceDeps,
   ctx: RequestContext,
   input: OidcProviderValues,
+  redirectUri: string,
 ): Promise<OidcProviderRecord> {
-  await checkDiscovery(input);
+  await checkProvider(input, redirectUri);
   const secret = input.clientSecret ? deps.secrets.seal(input.clientSecret) : null;
   const p = await deps.repos.oidc.insert(fieldsOf(input, secret), deps.clock.now());
   await audit(
@@ -102,10 +113,11 @@ export async function updateProvider(
   ctx: RequestContext,
   id: number,
   input: OidcProviderValues,
+  redirectUri: string,
 ): Promise<OidcProviderRecord> {
   const before = await deps.repos.oidc.find(id);
   if (!before) throw notFound('Sign-in provider');
-  await checkDiscovery(input);
+  await checkProvider(input, redirectUri);
   const secret = input.clientSecret ? deps.secrets.seal(input.clientSecret) : before.clientSecret;
   const p = await deps.repos.oidc.update(id, fieldsOf(input, secret), deps.clock.now());
   if (!p) throw notFound('Sign-in provider');

@@ -165,7 +165,10 @@ export function oidcRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     body: OidcProviderInput,
     responses: { 201: OidcProvider },
     handler: async ({ body, ctx, request }) =>
-      presentProvider(await createProvider(deps, ctx, body), redirectUri(request)),
+      presentProvider(
+        await createProvider(deps, ctx, body, redirectUri(request)),
+        redirectUri(request),
+      ),
   });
 
   api.add(app, {
@@ -179,7 +182,10 @@ export function oidcRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     body: OidcProviderInput,
     responses: { 200: OidcProvider },
     handler: async ({ params, body, ctx, request }) =>
-      presentProvider(await updateProvider(deps, ctx, params.id, body), redirectUri(request)),
+      presentProvider(
+        await updateProvider(deps, ctx, params.id, body, redirectUri(request)),
+        redirectUri(request),
+      ),
   });
 
   api.add(app, {
