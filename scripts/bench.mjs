@@ -29,6 +29,7 @@ const benches = [
   'failover-kills',
   'result-writes',
   'location-ingest',
+  'location-ingest',
   'kuma-import',
   'bulk-2k',
   'config-10k',

@@ -329,6 +329,12 @@ export interface NotificationChannelsTable {
   managed_by_config: Generated<number>;
   /** What the last apply wrote, secrets as keyed digests (migration 020): drift is measured from it. */
   config_applied: string | null;
+  /** Channel used once this one has failed `fail_threshold` times in a row (ADR 62). */
+  fallback_channel_id?: number | null;
+  fail_threshold?: Generated<number>;
+  /** Given-up deliveries in a row; 0 after any success. */
+  consecutive_failures?: Generated<number>;
+  last_error?: string | null;
 }
 
 export interface MonitorGroupingTable {

@@ -43,6 +43,7 @@ import { oidcSessions } from './032-oidc-sessions.js';
 import { locations } from './039-locations.js';
 import { contactMethods } from './043-contact-methods.js';
 import { quietHoursAndTagPolicies } from './044-quiet-hours-and-tag-policies.js';
+import { channelHealth } from './045-channel-health.js';
 import { locationVerdicts } from './041-location-verdicts.js';
 import { ownSchemaOnly } from './own-schema.js';
 
@@ -93,6 +94,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '041-location-verdicts': locationVerdicts(),
     '043-contact-methods': contactMethods(engine),
     '044-quiet-hours-and-tag-policies': quietHoursAndTagPolicies(),
+    '045-channel-health': channelHealth(),
   };
 }
 

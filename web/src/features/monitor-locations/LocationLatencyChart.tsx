@@ -7,10 +7,10 @@ import { formatMs } from '../../lib/format';
 const HEIGHT = 200;
 const PALETTE = [
   '--chart-ttfb',
-  '--chart-connect',
-  '--chart-tls',
-  '--chart-dns',
   '--chart-download',
+  '--chart-dns',
+  '--chart-tls',
+  '--chart-connect',
 ];
 
 /** The colours are read from the theme: the chart is drawn again when the scheme changes. */
