@@ -169,6 +169,12 @@ const channelCommon = {
   isDefault: z.boolean().default(false),
   enabled: z.boolean().default(true),
   template: MessageTemplate.default({ title: '', body: '' }),
+  /**
+   * Another channel that gets this one's messages once it has failed `failThreshold`
+   * deliveries in a row (ADR 62); never itself, directly or through a chain.
+   */
+  fallbackChannelId: z.number().int().positive().nullable().default(null),
+  failThreshold: z.number().int().min(1, 'At least 1').max(100, 'At most 100').default(3),
 };
 
 function channelInput<K extends ChannelKind>(kind: K, partialSecrets: boolean) {
@@ -212,6 +218,14 @@ export const NotificationChannel = z.object({
   secretsSet: z.array(z.string()),
   /** Monitors that alert through this channel. */
   monitorCount: z.number().int(),
+  fallbackChannelId: z.number().int().nullable(),
+  failThreshold: z.number().int(),
+  /** Delivery health (ADR 62): failing once `failThreshold` deliveries in a row gave up. */
+  health: z.object({
+    consecutiveFailures: z.number().int(),
+    failing: z.boolean(),
+    lastError: z.string().nullable(),
+  }),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -259,6 +273,8 @@ export const alertEventKinds = [
   'incident.resolved',
   'slo.burning',
   'slo.recovered',
+  'channel.failing',
+  'channel.recovered',
   'test',
 ] as const;
 export const AlertEventKind = z.enum(alertEventKinds);
@@ -275,6 +291,15 @@ export const FailurePhase = z.enum([
   'other',
 ]);
 export type FailurePhase = z.infer<typeof FailurePhase>;
+
+/** A channel that failed deliveries in a row (ADR 62). */
+export const ChannelFailure = z.object({
+  channelId: z.number().int(),
+  channelName: z.string(),
+  failures: z.number().int(),
+  lastError: z.string().nullable(),
+});
+export type ChannelFailure = z.infer<typeof ChannelFailure>;
 
 /**
  * What happened, as stored in the outbox and rendered per channel at send time. Only what a
@@ -365,6 +390,13 @@ export const AlertEvent = z.object({
     })
     .nullable()
     .optional(),
+  /**
+   * Set on a message a failing channel's fallback carries instead of it (ADR 62): which
+   * channel failed, how many deliveries in a row, and its last error.
+   */
+  fallback: ChannelFailure.nullable().optional(),
+  /** Set for `channel.failing` and `channel.recovered`, the admin notices of ADR 62. */
+  channelHealth: ChannelFailure.nullable().optional(),
 });
 export type AlertEvent = z.infer<typeof AlertEvent>;
 

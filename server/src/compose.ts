@@ -38,6 +38,8 @@ import { subscriberSender } from './notify/subscriber-sender.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startOfflineLocations } from './jobs/offline-locations.js';
 import { contactSender } from './notify/contact-sender.js';
+import { channelHealth } from './notify/channel-health.js';
+import { channelHealthRepository } from './db/repositories/channel-health.js';
 import { startSloJob, type SloJobOptions } from './slos/job.js';
 import { SloCounterStore } from './slos/store.js';
 import { startScheduledBackups } from './jobs/backups.js';
@@ -304,6 +306,12 @@ export async function composePagewatch(
             repos,
             secrets,
             allowPrivateWebhooks: config.allowPrivateSubscriberWebhooks,
+          }),
+          health: channelHealth({
+            health: channelHealthRepository(database.db),
+            clock,
+            outbox: repos.outbox,
+            logger,
           }),
         },
         {

@@ -17,6 +17,7 @@ import type { OutboxSignal } from '../lib/outbox-signal.js';
 import { attemptDelivery, bounded, type AttemptOutcome } from './attempt.js';
 import type { SubscriberSend } from './subscriber-sender.js';
 import type { ContactSend } from './contact-sender.js';
+import type { ChannelHealth } from './channel-health.js';
 import type { Channel } from './channel.js';
 import { channelRegistry } from './channels/registry.js';
 import { ACK_LINK_TTL_MS, ackPath, signAckToken } from '../escalation/ack-link.js';
@@ -65,6 +66,8 @@ export interface DispatcherDeps {
   subscribers?: SubscriberSend;
   /** Sends to people's contact methods (ADR 60); absent: those rows fail. */
   contacts?: ContactSend;
+  /** Counts channels' failures in a row and routes to fallbacks (ADR 62); absent: neither. */
+  health?: ChannelHealth;
 }
 
 /**
@@ -234,6 +237,7 @@ export class Dispatcher {
       metrics.notificationUnrecorded.observe((performance.now() - answered) / 1000);
       metrics.notificationsSent.inc(labels);
       metrics.notificationDelay.observe(Math.max(0, now - d.createdAt) / 1000);
+      await this.deps.health?.sent(d);
       return;
     }
     if (outcome.kind === 'retry' && attempts < o.policy.attempts) {
@@ -246,6 +250,7 @@ export class Dispatcher {
     await deliveries.markFailed(d.id, this.workerId, attempts, outcome.error);
     metrics.notificationsFailed.inc(labels);
     this.log(d, outcome, attempts, 'gave up');
+    await this.deps.health?.failed(d, outcome.error);
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   type Escape,
 } from './message/escape.js';
 import { toneColor, type Tone } from './message/format.js';
+import { FALLBACK_TITLE_PREFIX, fallbackNote } from './message/channel-health-wording.js';
 import { fillTemplate, placeholderValues, type PlaceholderValues } from './message/template.js';
 
 export type { MessageField } from './message/describe.js';
@@ -91,8 +92,12 @@ export function renderMessage(
     fillTemplate(tpl ?? '', values).trim() ? (tpl ?? '').trim() : '';
   const titleTpl = filled(template?.title);
   const bodyTpl = filled(template?.body);
-  const title = titleTpl ? fillTemplate(titleTpl, values).trim() : d.title;
-  const summary = bodyTpl ? templateSummary(bodyTpl, values) : d.summary;
+  const title0 = titleTpl ? fillTemplate(titleTpl, values).trim() : d.title;
+  const summary0 = bodyTpl ? templateSummary(bodyTpl, values) : d.summary;
+  // A fallback's message says so first, whatever the template (ADR 62).
+  const note = fallbackNote(event);
+  const title = note ? `${FALLBACK_TITLE_PREFIX}${title0}` : title0;
+  const summary = note ? (esc: Escape) => `${note(esc)}\n\n${summary0(esc)}` : summary0;
   const fields = bodyTpl ? [] : d.fields;
   const url = link.url;
   const ack = event.escalation?.ackUrl ?? null;

@@ -15,6 +15,10 @@ const columns = [
   'enabled',
   'created_at',
   'updated_at',
+  'fallback_channel_id',
+  'fail_threshold',
+  'consecutive_failures',
+  'last_error',
 ] as const;
 type Row = Pick<Selectable<NotificationChannelsTable>, (typeof columns)[number]>;
 
@@ -33,6 +37,11 @@ export interface ChannelRecord {
   monitorCount: number;
   createdAt: number;
   updatedAt: number;
+  /** Delivery safety (ADR 62). */
+  fallbackChannelId: number | null;
+  failThreshold: number;
+  consecutiveFailures: number;
+  lastError: string | null;
 }
 
 /** What the service writes: settings validated by the kind's schema, secrets sealed. */
@@ -44,6 +53,9 @@ export interface ChannelWrite {
   template: MessageTemplate;
   isDefault: boolean;
   enabled: boolean;
+  /** Left out (configuration apply): the stored values stay. */
+  fallbackChannelId?: number | null;
+  failThreshold?: number;
 }
 
 function toRecord(r: Row, monitorCount: number): ChannelRecord {
@@ -59,6 +71,10 @@ function toRecord(r: Row, monitorCount: number): ChannelRecord {
     monitorCount,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    fallbackChannelId: r.fallback_channel_id == null ? null : Number(r.fallback_channel_id),
+    failThreshold: Number(r.fail_threshold ?? 3),
+    consecutiveFailures: Number(r.consecutive_failures ?? 0),
+    lastError: r.last_error ?? null,
   };
 }
 
@@ -73,6 +89,8 @@ function writeColumns(c: ChannelWrite) {
     template,
     is_default: c.isDefault ? 1 : 0,
     enabled: c.enabled ? 1 : 0,
+    ...(c.fallbackChannelId !== undefined ? { fallback_channel_id: c.fallbackChannelId } : {}),
+    ...(c.failThreshold !== undefined ? { fail_threshold: c.failThreshold } : {}),
   };
 }
 
@@ -155,6 +173,11 @@ export function notificationChannelsRepository(db: Kysely<DB>) {
         // SQLite enforces foreign keys only when asked; deleting explicitly holds on both engines.
         await trx.deleteFrom('monitor_channels').where('channel_id', '=', id).execute();
         await trx.deleteFrom('deliveries').where('channel_id', '=', id).execute();
+        await trx
+          .updateTable('notification_channels')
+          .set({ fallback_channel_id: null })
+          .where('fallback_channel_id', '=', id)
+          .execute();
         const res = await trx
           .deleteFrom('notification_channels')
           .where('id', '=', id)
@@ -183,6 +206,20 @@ export function notificationChannelsRepository(db: Kysely<DB>) {
         .where('id', 'in', [...new Set(ids)])
         .execute();
       return new Set(rows.map((r) => r.id));
+    },
+
+    /** Each channel's fallback, for refusing a chain that leads back (ADR 62). */
+    async fallbacks(): Promise<Map<number, number | null>> {
+      const rows = await db
+        .selectFrom('notification_channels')
+        .select(['id', 'fallback_channel_id'])
+        .execute();
+      return new Map(
+        rows.map((r) => [
+          Number(r.id),
+          r.fallback_channel_id == null ? null : Number(r.fallback_channel_id),
+        ]),
+      );
     },
 
     async channelIdsOf(monitorId: number): Promise<number[]> {

@@ -2,6 +2,7 @@ import type { AlertEvent } from '@pagewatch/contract';
 import type { Escape } from './escape.js';
 import { groupWording } from './group-wording.js';
 import { sloFields, sloWording } from './slo-wording.js';
+import { channelHealthWording } from './channel-health-wording.js';
 import { formatTime, humanDuration, phaseLabel, type Tone } from './format.js';
 
 export interface MessageField {
@@ -155,6 +156,8 @@ export function describeEvent(e: AlertEvent): Description {
     };
   } else if (e.kind.startsWith('incident.') && e.incident) {
     wording = incidentWording(e);
+  } else if (channelHealthWording(e)) {
+    wording = channelHealthWording(e)!;
   } else if (e.slo && sloWording(e)) {
     wording = sloWording(e)!;
   } else {

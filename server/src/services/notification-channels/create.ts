@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { RequestContext } from '../../domain/actor.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
+import { checkFallback } from './fallback.js';
 import { presentChannel } from './present.js';
 import { mergeSecrets, sealSecrets } from './secrets.js';
 
@@ -14,6 +15,7 @@ export async function createChannel(
   input: ChannelCreate,
 ): Promise<NotificationChannel> {
   const secrets = mergeSecrets(input.kind, input.secrets, {});
+  await checkFallback(deps, null, input.fallbackChannelId);
   const channel = await deps.repos.notificationChannels.insert(
     {
       name: input.name,
@@ -23,6 +25,8 @@ export async function createChannel(
       template: input.template,
       isDefault: input.isDefault,
       enabled: input.enabled,
+      fallbackChannelId: input.fallbackChannelId,
+      failThreshold: input.failThreshold,
     },
     deps.clock.now(),
   );

@@ -15,6 +15,13 @@ export function presentChannel(c: ChannelRecord, box: SecretBox): NotificationCh
     config: c.config,
     secretsSet: secretNames(openSecrets(c, box)),
     monitorCount: c.monitorCount,
+    fallbackChannelId: c.fallbackChannelId,
+    failThreshold: c.failThreshold,
+    health: {
+      consecutiveFailures: c.consecutiveFailures,
+      failing: c.consecutiveFailures >= c.failThreshold,
+      lastError: c.lastError,
+    },
     createdAt: new Date(c.createdAt).toISOString(),
     updatedAt: new Date(c.updatedAt).toISOString(),
   };

@@ -71,6 +71,10 @@ export async function testChannelSettings(
     monitorCount: 0,
     createdAt: now,
     updatedAt: now,
+    fallbackChannelId: null,
+    failThreshold: input.failThreshold,
+    consecutiveFailures: 0,
+    lastError: null,
   };
   return sendTest(deps, ctx, draft, secrets, id, true);
 }

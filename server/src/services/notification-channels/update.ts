@@ -5,6 +5,7 @@ import { notFound } from '../../lib/errors.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { findChannel } from './get.js';
+import { checkFallback } from './fallback.js';
 import { presentChannel } from './present.js';
 import { mergeSecrets, openSecrets, sealSecrets, secretNames } from './secrets.js';
 
@@ -21,6 +22,7 @@ export async function updateChannel(
   input: ChannelUpdate,
 ): Promise<NotificationChannel> {
   const before = await findChannel(deps, id);
+  await checkFallback(deps, id, input.fallbackChannelId);
   const kept = before.kind === input.kind ? openSecrets(before, deps.secrets) : {};
   const given = input.secrets;
   const secrets = mergeSecrets(input.kind, given, kept);
@@ -34,6 +36,8 @@ export async function updateChannel(
       template: input.template,
       isDefault: input.isDefault,
       enabled: input.enabled,
+      fallbackChannelId: input.fallbackChannelId,
+      failThreshold: input.failThreshold,
     },
     deps.clock.now(),
   );

@@ -25,6 +25,9 @@ const saved: NotificationChannel = {
   },
   secretsSet: ['password'],
   monitorCount: 2,
+  fallbackChannelId: null,
+  failThreshold: 3,
+  health: { consecutiveFailures: 0, failing: false, lastError: null },
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };

@@ -17,6 +17,9 @@ export interface ChannelValues {
   fields: Record<string, string | boolean>;
   /** Secrets stored on the server (editing): left empty, they are kept. */
   secretsSet: readonly string[];
+  /** Delivery safety (ADR 62): the fallback channel's id ('' for none) and its threshold. */
+  fallbackChannelId: string;
+  failThreshold: string;
 }
 
 export const fieldKey = (f: FieldSpec) => `${f.part}.${f.key}`;
@@ -43,6 +46,8 @@ export function emptyChannel(kind: ChannelKind = 'webhook'): ChannelValues {
     templateBody: '',
     fields,
     secretsSet: [],
+    fallbackChannelId: '',
+    failThreshold: '3',
   };
 }
 
@@ -69,6 +74,8 @@ export function fromChannel(c: NotificationChannel): ChannelValues {
     templateTitle: c.template.title,
     templateBody: c.template.body,
     secretsSet: c.secretsSet,
+    fallbackChannelId: c.fallbackChannelId === null ? '' : String(c.fallbackChannelId),
+    failThreshold: String(c.failThreshold),
   };
 }
 
@@ -121,6 +128,8 @@ export function toChannelInput(v: ChannelValues): ChannelCreateInput {
     template: { title: v.templateTitle, body: v.templateBody },
     config,
     secrets,
+    fallbackChannelId: v.fallbackChannelId === '' ? null : Number(v.fallbackChannelId),
+    failThreshold: v.failThreshold.trim() === '' ? 3 : Number(v.failThreshold),
   };
 }
 

@@ -31,6 +31,8 @@ const eventLabels: Record<string, string> = {
   'incident.resolved': 'Incident resolved',
   'slo.burning': 'SLO burning',
   'slo.recovered': 'SLO recovered',
+  'channel.failing': 'Channel failing',
+  'channel.recovered': 'Channel recovered',
   test: 'Test',
 };
 
