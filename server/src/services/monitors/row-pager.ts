@@ -233,8 +233,8 @@ export class RowPager {
     }
     if (sort === 'name') return keys;
     if (sort === 'status') {
-      // Six ranks: a stable bucket pass over the name order instead of a sort.
-      const buckets: Key[][] = [[], [], [], [], [], []];
+      // One bucket a status rank: a stable bucket pass over the name order instead of a sort.
+      const buckets: Key[][] = Object.keys(statusRank).map(() => []);
       for (const key of keys) buckets[key.k]!.push(key);
       return buckets.flat();
     }
