@@ -64,6 +64,12 @@ export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
   const client = useQueryClient();
   // The first channel: offer to make it the default and to attach it to every monitor.
   const existing = useQuery({ ...channelListQuery(), enabled: channel === null });
+  // Any other channel may be the fallback; the server refuses one that leads back here (ADR 62).
+  const others = useQuery(channelListQuery()).data?.items.filter((c) => c.id !== channel?.id);
+  const fallbackOptions = [
+    { value: '', label: 'None' },
+    ...(others ?? []).map((c) => ({ value: String(c.id), label: c.name })),
+  ];
   const coverage = useQuery({ ...coverageQuery(), enabled: channel === null });
   const first = channel === null && existing.data?.items.length === 0;
   const monitorCount = coverage.data?.monitors ?? 0;
@@ -155,6 +161,8 @@ export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
                 enabled: old.enabled,
                 templateTitle: old.templateTitle,
                 templateBody: old.templateBody,
+                fallbackChannelId: old.fallbackChannelId,
+                failThreshold: old.failThreshold,
                 secretsSet: channel?.kind === kind ? channel.secretsSet : [],
               }))
             }
@@ -258,6 +266,35 @@ export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
           checked={v.enabled}
           onChange={(enabled) => patch({ enabled }, [])}
         />
+      </fieldset>
+
+      <fieldset className="form__section">
+        <legend className="form__legend">When it fails</legend>
+        <div className="form__grid">
+          <SelectField
+            name="fallbackChannelId"
+            label="Fallback channel"
+            optional
+            error={errorFor('fallbackChannelId')}
+            hint="Gets this channel's messages, marked as fallback, while it keeps failing; and a notice when it starts failing and when it works again."
+            value={v.fallbackChannelId}
+            options={fallbackOptions}
+            onChange={(fallbackChannelId) => patch({ fallbackChannelId }, ['fallbackChannelId'])}
+          />
+          <TextInputField
+            name="failThreshold"
+            label="Failures before fallback"
+            error={errorFor('failThreshold')}
+            hint="Deliveries in a row that gave up after their retries."
+            kind="number"
+            input={{
+              value: v.failThreshold,
+              min: 1,
+              max: 100,
+              onChange: (e) => patch({ failThreshold: e.target.value }, ['failThreshold']),
+            }}
+          />
+        </div>
       </fieldset>
 
       <div className="form__footer">

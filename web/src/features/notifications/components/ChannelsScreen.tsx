@@ -84,6 +84,17 @@ export function ChannelsScreen() {
                     ) : (
                       <span className="npill">Disabled</span>
                     )}
+                    {c.health.failing && (
+                      <div className="chtable__health">
+                        <span className="npill npill--failing">
+                          <Icon name="alertCircle" size={12} /> Failing
+                        </span>
+                        <span className="chtable__error">
+                          {c.health.consecutiveFailures} failed in a row
+                          {c.health.lastError ? `: ${c.health.lastError}` : ''}
+                        </span>
+                      </div>
+                    )}
                   </td>
                   <td data-label="Monitors">{c.monitorCount}</td>
                 </tr>
