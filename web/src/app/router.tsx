@@ -69,6 +69,7 @@ export const router = createBrowserRouter([
               { path: 'security', lazy: () => import('./routes/settings-security') },
               { path: 'sign-in', lazy: () => import('./routes/settings-sign-in') },
               { path: 'cluster', lazy: () => import('./routes/settings-cluster') },
+              { path: 'locations', lazy: () => import('./routes/settings-locations') },
             ],
           },
           { path: '*', lazy: () => import('./routes/not-found') },

@@ -17,6 +17,7 @@ const sections: readonly { to: string; label: string; icon: IconName; role: Role
   { to: 'import', label: 'Import', icon: 'plus', role: 'admin' },
   { to: 'export', label: 'Export', icon: 'download', role: 'admin' },
   { to: 'cluster', label: 'Cluster', icon: 'server', role: 'admin' },
+  { to: 'locations', label: 'Locations', icon: 'server', role: 'admin' },
 ];
 
 /** The settings sections this person may open; the others are not offered at all. */
