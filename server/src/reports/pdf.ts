@@ -22,8 +22,14 @@ function heading(doc: Doc, text: string): void {
   doc.moveDown(0.3);
 }
 
-/** A table with fixed column widths; the first column left-aligned, the rest right. */
-function table(doc: Doc, head: string[], rows: string[][], widths: number[]): void {
+/** A table with fixed column widths; the first (and `textAt`) columns left-aligned, figures right. */
+function table(
+  doc: Doc,
+  head: string[],
+  rows: string[][],
+  widths: number[],
+  textAt: number[] = [],
+): void {
   const rowH = 16;
   const line = (cells: string[], bold: boolean) => {
     room(doc, rowH + 4);
@@ -37,7 +43,7 @@ function table(doc: Doc, head: string[], rows: string[][], widths: number[]): vo
       const w = widths[i] ?? 60;
       doc.text(c, x + 2, y + 4, {
         width: w - 4,
-        align: i === 0 ? 'left' : 'right',
+        align: i === 0 || textAt.includes(i) ? 'left' : 'right',
         lineBreak: false,
         ellipsis: true,
       });
@@ -207,6 +213,7 @@ function corrections(doc: Doc, r: Report): void {
       c.reason,
     ]),
     [120, 85, 85, 205],
+    [3],
   );
 }
 

@@ -452,6 +452,7 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
       .replace(':id', String(id))
       .replace(':checkId', '1')
       .replace(':subscriberId', '1')
+      .replace(':correctionId', '1')
       .replace(':userId', String(targetUserId));
     if (filled.includes(':')) throw new Error(`Unfilled parameter in ${filled}: extend fill()`);
     return filled;
