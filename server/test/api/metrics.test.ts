@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { Monitor } from '@pagewatch/contract';
+import { Monitor, MonitorStatus } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCertificates } from '../fixtures/certs.js';
 import { refusedPort, startTargetServer, type TargetServer } from '../fixtures/target-server.js';
@@ -144,6 +144,8 @@ describe.each(engines)('/metrics on %s', (engine) => {
         ['maintenance', 0],
         ['paused', 0],
         ['pending', 0],
+        ['regional', 0],
+        ['unknown', 0],
         ['up', 1],
       ]);
       expect(valueOf(samples, 'pagewatch_monitor_response_time_seconds', labels)).toBeGreaterThan(
@@ -233,7 +235,9 @@ describe.each(engines)('/metrics on %s', (engine) => {
       expect(gone.statusCode, gone.body).toBeLessThan(300);
       ({ samples } = await scrape(t));
       expect(samples.filter((s) => s.labels.monitor_id === String(paused.id))).toEqual([]);
-      expect(pick(samples, 'pagewatch_monitor_status', of(up))).toHaveLength(6);
+      expect(pick(samples, 'pagewatch_monitor_status', of(up))).toHaveLength(
+        MonitorStatus.options.length,
+      );
     });
 
     it('answers gzip to a scraper that asks for it, as Prometheus does', async () => {
