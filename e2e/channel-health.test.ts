@@ -63,14 +63,14 @@ describe('channel health and fallback in the UI', () => {
     // As the notifier leaves it after four given-up deliveries.
     await app.database.db
       .updateTable('notification_channels')
-      .set({ consecutive_failures: 4, last_error: 'HTTP 500 from http://127.0.0.1:9/hook' })
+      .set({ consecutive_failures: 4, last_error: 'HTTP 500: upstream unavailable' })
       .where('id', '=', ops)
       .execute();
 
     await page.goto(`${app.url}/notifications`);
     const row = page.getByRole('row', { name: /Ops hook/ });
     await row.getByText('Failing').waitFor();
-    await row.getByText('4 failed in a row: HTTP 500 from http://127.0.0.1:9/hook').waitFor();
+    await row.getByText('4 failed in a row: HTTP 500: upstream unavailable').waitFor();
     expect(
       await page
         .getByRole('row', { name: /Backup pager/ })
