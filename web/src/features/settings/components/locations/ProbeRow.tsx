@@ -22,20 +22,22 @@ export function ProbeRow({
         {probe.name}
         {probe.host && <span className="muted"> · {probe.host}</span>}
       </th>
-      <td>
+      <td data-label="State">
         <span className={`loc-pill ${probe.online ? 'loc-pill--up' : 'loc-pill--down'}`}>
           {probe.online ? 'Online' : 'Offline'}
         </span>
       </td>
-      <td>{probe.version ?? '—'}</td>
-      <td>{probe.lastHeartbeatAt ? <RelativeTime iso={probe.lastHeartbeatAt} /> : 'Never'}</td>
-      <td className={probe.clockWarning ? 'loc-warn' : undefined}>
+      <td data-label="Version">{probe.version ?? '—'}</td>
+      <td data-label="Last heartbeat">
+        {probe.lastHeartbeatAt ? <RelativeTime iso={probe.lastHeartbeatAt} /> : 'Never'}
+      </td>
+      <td data-label="Clock offset" className={probe.clockWarning ? 'loc-warn' : undefined}>
         {offset(probe.clockOffsetMs)}
         {probe.clockWarning && ' (check NTP)'}
       </td>
-      <td>{probe.load === null ? '—' : `${Math.round(probe.load * 100)} %`}</td>
-      <td>{ms(probe.latenessP99Ms)}</td>
-      <td>
+      <td data-label="Load">{probe.load === null ? '—' : `${Math.round(probe.load * 100)} %`}</td>
+      <td data-label="Lateness p99">{ms(probe.latenessP99Ms)}</td>
+      <td data-label="Spool">
         {probe.spoolDepth ?? '—'}
         {probe.spoolDropped ? ` (${probe.spoolDropped} dropped)` : ''}
       </td>
