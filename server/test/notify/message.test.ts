@@ -83,6 +83,16 @@ describe('default message', () => {
       const event: AlertEvent = {
         ...base,
         kind,
+        ...(kind.startsWith('channel.')
+          ? {
+              channelHealth: {
+                channelId: 3,
+                channelName: 'Ops hook',
+                failures: 3,
+                lastError: null,
+              },
+            }
+          : {}),
         certificate: { expiresAt: '2026-11-27T00:00:00.000Z', daysLeft: 5 },
         downChecks: 12,
       };
@@ -102,8 +112,29 @@ describe('default message', () => {
       'Resolved: Checkout errors',
       'SLO Checkout is burning its error budget',
       'SLO Checkout no longer burning',
+      'Channel Ops hook is failing',
+      'Channel Ops hook delivers again',
       'Test notification from Pagewatch',
     ]);
+  });
+
+  it('marks a fallback message first, whatever the template (ADR 62)', () => {
+    const fallback = {
+      channelId: 3,
+      channelName: 'Ops <hook>',
+      failures: 4,
+      lastError: 'HTTP 500',
+    };
+    const m = renderMessage(
+      { ...downEvent(), fallback },
+      { title: '{{monitor.name}} down', body: 'Look at it' },
+      null,
+    );
+    expect(m.title).toBe('[Fallback] Shop API down');
+    expect(m.text.split('\n')[0]).toBe(
+      'Fallback: sent here because the channel Ops <hook> failed 4 deliveries in a row (last error: HTTP 500).',
+    );
+    expect(m.html).toContain('channel Ops &lt;hook&gt; failed 4');
   });
 
   it('says how much SLO budget is left and when it runs out (ADR 53)', () => {
