@@ -2,9 +2,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { ensureChromium } from './chromium.mjs';
-import { ensurePing } from './ping.mjs';
 import { ensurePromtool } from './promtool.mjs';
 import { summarize } from './report.mjs';
+import { ensureProgram } from './system-tools.mjs';
 
 const step = (title) => console.log(`\n── ${title}`);
 const run = (cmd, args, env = process.env) =>
@@ -19,7 +19,12 @@ const promtool = ensurePromtool();
 console.log(`using ${promtool}`);
 
 step('ping for the ping check tests');
-console.log(`using ${ensurePing() ?? 'none'}`);
+console.log(`using ${ensureProgram('ping', 'iputils-ping', 'the ping check tests') ?? 'none'}`);
+
+step('pdftotext for the report PDF tests');
+console.log(
+  `using ${ensureProgram('pdftotext', 'poppler-utils', 'the report PDF tests') ?? 'none'}`,
+);
 
 step('Building the web app the browser tests load');
 if (run('npm', ['run', 'build', '--silent', '-w', 'web']) !== 0) process.exit(1);
