@@ -15,10 +15,13 @@ export const PublicOverallStatus = z.enum([
   'no_data',
 ]);
 
+/** `regional`: failing from some of its locations; `unknown`: too few reported (ADR 58). */
 export const PublicComponentStatus = z.enum([
   'up',
   'degraded',
   'down',
+  'regional',
+  'unknown',
   'maintenance',
   'paused',
   'pending',
