@@ -29,7 +29,6 @@ const benches = [
   'failover-kills',
   'result-writes',
   'location-ingest',
-  'location-ingest',
   'kuma-import',
   'bulk-2k',
   'config-10k',

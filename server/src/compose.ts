@@ -35,11 +35,11 @@ import { randomBase62, SecretBox } from './lib/crypto.js';
 import { loadSecretKey } from './lib/secret-key.js';
 import { AuthCache } from './services/auth/cache.js';
 import { subscriberSender } from './notify/subscriber-sender.js';
-import { startHousekeeping } from './jobs/housekeeping.js';
-import { startOfflineLocations } from './jobs/offline-locations.js';
 import { contactSender } from './notify/contact-sender.js';
 import { channelHealth } from './notify/channel-health.js';
 import { channelHealthRepository } from './db/repositories/channel-health.js';
+import { startHousekeeping } from './jobs/housekeeping.js';
+import { startOfflineLocations } from './jobs/offline-locations.js';
 import { startSloJob, type SloJobOptions } from './slos/job.js';
 import { SloCounterStore } from './slos/store.js';
 import { startScheduledBackups } from './jobs/backups.js';
@@ -307,6 +307,14 @@ export async function composePagewatch(
             secrets,
             allowPrivateWebhooks: config.allowPrivateSubscriberWebhooks,
           }),
+          contacts: contactSender({
+            contactMethods: repos.contactMethods,
+            secrets,
+            systemMail: async () => {
+              const { systemChannelId } = await settings.get('mail');
+              return systemChannelId === null ? null : repos.deliveries.channel(systemChannelId);
+            },
+          }),
           health: channelHealth({
             health: channelHealthRepository(database.db),
             clock,
@@ -317,14 +325,6 @@ export async function composePagewatch(
         {
           timeoutMs: config.notify.timeoutMs,
           concurrency: config.notify.concurrency,
-          contacts: contactSender({
-            contactMethods: repos.contactMethods,
-            secrets,
-            systemMail: async () => {
-              const { systemChannelId } = await settings.get('mail');
-              return systemChannelId === null ? null : repos.deliveries.channel(systemChannelId);
-            },
-          }),
           publicUrl: config.publicUrl?.replace(/\/+$/, '') ?? null,
           blockPrivate: config.notify.blockPrivateTargets,
           ...options.notifier,

@@ -397,6 +397,8 @@ export interface DeliveriesTable {
   id: Generated<number>;
   channel_id: number | null;
   subscriber_id: number | null;
+  /** Set for a message to a person's contact method (ADR 60); channel_id is null then. */
+  contact_method_id?: number | null;
   monitor_id: number | null;
   /** Deliveries sharing a key (and recipient) are sent in id order: "m:<id>", "i:<id>". */
   order_key: string;
@@ -457,8 +459,6 @@ export interface StatusPageSectionsTable {
 export interface StatusPageComponentsTable {
   id: Generated<number>;
   page_id: number;
-  /** Set for a message to a person's contact method (ADR 60); channel_id is null then. */
-  contact_method_id?: number | null;
   section_id: number;
   position: number;
   monitor_id: number;
@@ -585,6 +585,40 @@ export interface EscalationsTable {
   acked_by: string | null;
   acked_via: string | null;
   resolved_at: Millis | null;
+  /** JSON number[] of people reached through contact methods (ADR 60). */
+  notified_users: Generated<string>;
+  /** JSON number[] of the contact methods reached; the recovery goes to each. */
+  notified_contacts: Generated<string>;
+  /** JSON string[]: targets a step could not reach (the monitor's channels heard it instead). */
+  warnings: Generated<string>;
+}
+
+/** A person's way to be reached (ADR 60); usable once verified. */
+export interface ContactMethodsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  label: Generated<string>;
+  config: string;
+  secrets: string | null;
+  verified_at: Millis | null;
+  code_hash: string | null;
+  code_sent_at: Millis | null;
+  code_expires_at: Millis | null;
+  code_tries: Generated<number>;
+  created_at: Millis;
+}
+
+export interface UserQuietHoursTable {
+  user_id: number;
+  /** JSON QuietHoursWindow[]. */
+  windows: string;
+  updated_at: Millis;
+}
+
+export interface TagPoliciesTable {
+  tag: string;
+  policy_id: number;
 }
 
 /** On-call schedules (ADR 39). */
@@ -645,40 +679,6 @@ export interface ProbeTokensTable {
   created_at: Millis;
   expires_at: Millis | null;
   revoked_at: Millis | null;
-  /** JSON number[] of people reached through contact methods (ADR 60). */
-  notified_users: Generated<string>;
-  /** JSON number[] of the contact methods reached; the recovery goes to each. */
-  notified_contacts: Generated<string>;
-  /** JSON string[]: targets a step could not reach (the monitor's channels heard it instead). */
-  warnings: Generated<string>;
-}
-
-/** A person's way to be reached (ADR 60); usable once verified. */
-export interface ContactMethodsTable {
-  id: Generated<number>;
-  user_id: number;
-  kind: string;
-  label: Generated<string>;
-  config: string;
-  secrets: string | null;
-  verified_at: Millis | null;
-  code_hash: string | null;
-  code_sent_at: Millis | null;
-  code_expires_at: Millis | null;
-  code_tries: Generated<number>;
-  created_at: Millis;
-}
-
-export interface UserQuietHoursTable {
-  user_id: number;
-  /** JSON QuietHoursWindow[]. */
-  windows: string;
-  updated_at: Millis;
-}
-
-export interface TagPoliciesTable {
-  tag: string;
-  policy_id: number;
 }
 
 export interface SlosTable {
@@ -704,10 +704,10 @@ export interface SlosTable {
 }
 
 export interface DB {
-  slos: SlosTable;
   locations: LocationsTable;
   probes: ProbesTable;
   probe_tokens: ProbeTokensTable;
+  slos: SlosTable;
   oncall_schedules: OncallSchedulesTable;
   oncall_overrides: OncallOverridesTable;
   escalation_policies: EscalationPoliciesTable;
@@ -756,6 +756,9 @@ export interface DB {
   oidc_identities: OidcIdentitiesTable;
   oidc_flows: OidcFlowsTable;
   oidc_sessions: OidcSessionsTable;
+  contact_methods: ContactMethodsTable;
+  user_quiet_hours: UserQuietHoursTable;
+  tag_policies: TagPoliciesTable;
 }
 
 /** OpenID Connect providers (migration 031, ADR 48); client_secret sealed with the instance key. */
@@ -807,6 +810,3 @@ export interface OidcSessionsTable {
   id_token: string;
   expires_at: Millis;
 }
-  contact_methods: ContactMethodsTable;
-  user_quiet_hours: UserQuietHoursTable;
-  tag_policies: TagPoliciesTable;

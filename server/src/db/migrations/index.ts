@@ -34,17 +34,17 @@ import { escalation } from './027-escalation.js';
 import { oncall } from './028-oncall.js';
 import { monitorParents } from './029-monitor-parents.js';
 import { alertGroups } from './030-alert-groups.js';
-import { availabilityCorrections } from './037-availability-corrections.js';
-import { passkeys } from './033-passkeys.js';
-import { webauthnChallenges } from './034-webauthn-challenges.js';
 import { slos } from './035-slos.js';
+import { availabilityCorrections } from './037-availability-corrections.js';
 import { oidcProviders } from './031-oidc-providers.js';
 import { oidcSessions } from './032-oidc-sessions.js';
+import { passkeys } from './033-passkeys.js';
+import { webauthnChallenges } from './034-webauthn-challenges.js';
 import { locations } from './039-locations.js';
+import { locationVerdicts } from './041-location-verdicts.js';
 import { contactMethods } from './043-contact-methods.js';
 import { quietHoursAndTagPolicies } from './044-quiet-hours-and-tag-policies.js';
 import { channelHealth } from './045-channel-health.js';
-import { locationVerdicts } from './041-location-verdicts.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -84,12 +84,12 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '028-oncall': oncall(engine),
     '029-monitor-parents': monitorParents(),
     '030-alert-groups': alertGroups(engine),
-    '037-availability-corrections': availabilityCorrections(engine),
-    '033-passkeys': passkeys(engine),
-    '034-webauthn-challenges': webauthnChallenges(),
     '035-slos': slos(engine),
+    '037-availability-corrections': availabilityCorrections(engine),
     '031-oidc-providers': oidcProviders(engine),
     '032-oidc-sessions': oidcSessions(),
+    '033-passkeys': passkeys(engine),
+    '034-webauthn-challenges': webauthnChallenges(),
     '039-locations': locations(engine),
     '041-location-verdicts': locationVerdicts(),
     '043-contact-methods': contactMethods(engine),

@@ -28,9 +28,9 @@ import { deliveryLogRepository } from './delivery-log.js';
 import { escalationsRepository } from './escalations.js';
 import { oncallRepository } from './oncall.js';
 import { slosRepository } from './slos.js';
+import { contactMethodsRepository } from './contact-methods.js';
 import { notificationChannelsRepository } from './notification-channels.js';
 import { resultsRepository } from './results.js';
-import { contactMethodsRepository } from './contact-methods.js';
 import { retentionRepository } from './retention.js';
 import { rollupsRepository } from './rollup-reads.js';
 import { rollupImportRepository } from './rollup-import.js';
@@ -82,13 +82,13 @@ export function repositories(database: Database) {
     escalations: escalationsRepository(database.db),
     oncall: oncallRepository(database.db),
     slos: slosRepository(database.db),
+    contactMethods: contactMethodsRepository(database.db),
     statusPublic: statusPublicRepository(database.db),
     cluster: clusterRepository(database.db, database.engine),
     checkRequests: checkRequestsRepository(database.db, database.engine),
     configKeys: configKeysRepository(database.db),
     settings: settingsRepository(database.db),
     instanceData: instanceDataRepository(database.db, database.engine),
-    contactMethods: contactMethodsRepository(database.db),
     backup: backupRepository(database),
   };
 }
