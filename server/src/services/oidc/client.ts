@@ -21,8 +21,13 @@ export interface ProviderClient {
 
 const discovered = new Map<string, Discovered>();
 
+// The cast: openid-client's option type is its own structural one, which the DOM and Node
+// `RequestInit` declarations (both seen by the root type check) each accept at run time.
 const timedFetch: oidc.CustomFetch = (url, options) =>
-  fetch(url, { ...options, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  fetch(url, {
+    ...options,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  } as RequestInit);
 
 function authOf(provider: OidcProviderRecord, secret: string | null, server: oidc.ServerMetadata) {
   if (!secret) return oidc.None();
