@@ -24,6 +24,7 @@ const discovered = new Map<string, Discovered>();
 // The cast: openid-client's option type is its own structural one, which the DOM and Node
 // `RequestInit` declarations (both seen by the root type check) each accept at run time.
 const timedFetch: oidc.CustomFetch = (url, options) =>
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed by `tsc -p .`
   fetch(url, {
     ...options,
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
