@@ -38,10 +38,7 @@ function describe(before: SettingsValues, after: SettingsUpdate): string[] {
     changes.push(
       `system mail channel ${before.mail.systemChannelId ?? 'none'} → ${after.mail.systemChannelId ?? 'none'}`,
     );
-  if (
-    after.security &&
-    after.security.requireSecondFactor !== before.security.requireSecondFactor
-  )
+  if (after.security && after.security.requireSecondFactor !== before.security.requireSecondFactor)
     changes.push(
       after.security.requireSecondFactor
         ? 'a second factor is now required for every account'
