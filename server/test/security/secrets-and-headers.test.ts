@@ -404,7 +404,12 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         .replace(':slug', 'no-such-page')
         .replace(':monitorId', String(monitorId))
         .replace(':file', 'status.svg')
-        .replace('/status-pages/:id', '/status-pages/1');
+        .replace('/status-pages/:id', '/status-pages/1')
+        // Unknown SLOs, probes and corrections, and the built-in location: scanned as well.
+        .replace('/slos/:id', '/slos/1')
+        .replace('/locations/:id', '/locations/local')
+        .replace('/probes/:id', '/probes/1')
+        .replace(':correctionId', '1');
       if (path.includes(':')) throw new Error(`No fixture for ${url}: extend this test`);
       const query = path === '/api/v1/audit' ? '?limit=200' : '';
       for (const [who, headers] of [

@@ -48,6 +48,7 @@ export const BACKUP_TABLES: readonly string[] = [
   'incident_monitors',
   'incident_updates',
   'maintenance_windows',
+  'availability_corrections',
   'status_pages',
   'status_page_sections',
   'status_page_components',
