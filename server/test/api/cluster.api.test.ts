@@ -28,7 +28,7 @@ describe.each(engines)('cluster API on %s', (engine) => {
     const seen = await until('this process to hold every lease', async () => {
       const o = await overview(admin);
       const me = o.members.find((m) => m.id === self);
-      return me?.partitions === 1024 && me.singletons.length === 6 ? o : undefined;
+      return me?.partitions === 1024 && me.singletons.length === 7 ? o : undefined;
     });
     expect(seen.self).toBe(self);
     expect(seen.partitions).toEqual({ total: 1024, unowned: 0 });
@@ -40,7 +40,15 @@ describe.each(engines)('cluster API on %s', (engine) => {
       roles: ['web', 'scheduler', 'notifier'],
       capacity: 1,
       partitions: 1024,
-      singletons: ['alert-groups', 'backups', 'escalations', 'housekeeping', 'retention', 'slos'],
+      singletons: [
+        'alert-groups',
+        'backups',
+        'escalations',
+        'housekeeping',
+        'offline-locations',
+        'retention',
+        'slos',
+      ],
     });
     // On the database's clock: the heartbeat is recent, and not after the clock read.
     expect(Math.abs(seen.databaseNow - Date.now())).toBeLessThan(60_000);
