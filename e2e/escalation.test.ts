@@ -68,7 +68,10 @@ describe('escalation policies and acknowledgement in the UI', () => {
     await page.getByRole('button', { name: 'New schedule' }).click();
     const form = page.getByRole('form', { name: 'New on-call schedule' });
     await form.getByLabel('Name').fill('Web rota');
-    // The owner first, then Ben; the first shift starts today, so the owner is on call now.
+    // The owner first, then Ben. The first shift began two days ago at the 09:00 handoff, so
+    // the owner is on call now whatever the hour (one starting today is nobody's before 09:00).
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    await form.getByLabel('First shift starts on').fill(twoDaysAgo);
     await form.getByLabel(/^Olive Owner|^owner/).check();
     await form.getByLabel('Ben Night').check();
     await shoot('oncall-form');
