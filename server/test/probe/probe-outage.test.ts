@@ -1,37 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dueOf, roundAt } from '../../src/domain/schedule.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
+import { startProbe, type ProbeRun } from '../support/probe-process.js';
 import { monitorInput } from '../support/factories.js';
-
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/pagewatch.mjs');
-
-interface ProbeRun {
-  child: ChildProcess;
-  err: () => string;
-  exited: Promise<number | null>;
-}
-
-function startProbe(args: string[], running: ProbeRun[]): ProbeRun {
-  const child = spawn(process.execPath, [bin, 'probe', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir() },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-  const run = { child, err: () => err, exited };
-  running.push(run);
-  return run;
-}
 
 async function until<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 30_000): Promise<T> {
   const end = Date.now() + timeoutMs;
