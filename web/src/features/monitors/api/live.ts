@@ -4,7 +4,7 @@ import { incidentKeys } from '../../incidents/api/keys';
 import { maintenanceKeys } from '../../maintenance/api/keys';
 import { monitorKeys } from './keys';
 import { applyRowEvents, lastCheckOf } from './patch-row';
-import { patchRowPages } from './rows';
+import { invalidateRowPages, patchRowPages } from './rows';
 
 export type LiveState = 'connecting' | 'open' | 'reconnecting' | 'unsupported';
 
@@ -82,7 +82,7 @@ export function applyEvents(client: QueryClient, batch: ServerEvent[]) {
 
   for (const [id, events] of byMonitor) patchMonitor(client, id, events);
   if (reset || redefined.size > 0) {
-    void client.invalidateQueries({ queryKey: monitorKeys.rowsAll });
+    invalidateRowPages(client);
     void client.invalidateQueries({ queryKey: monitorKeys.names() });
   }
   if (reset) void client.invalidateQueries({ queryKey: monitorKeys.all });

@@ -1,6 +1,6 @@
 import type { MonitorRow, MonitorRowPage, ServerEvent } from '@pagewatch/contract';
-import { QueryClient, type InfiniteData } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
+import { InfiniteQueryObserver, QueryClient, type InfiniteData } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
 import { rowsPath, type DashboardFilter } from '../dashboard-filter';
 import { monitorKeys } from './keys';
 import { applyEvents } from './live';
@@ -214,5 +214,46 @@ describe('dashboard rows', () => {
     expect(client.getQueryState(monitorKeys.detail(3))?.isInvalidated).toBe(false);
     // The rows were marked once for both events, each page once.
     expect(fetches).toBe(3);
+  });
+
+  it('lets a next page on its way arrive, then refetches for the flips that came meanwhile', async () => {
+    vi.useFakeTimers();
+    const client = new QueryClient();
+    try {
+      const filter = { ...all, tag: 'green' };
+      const [first] = pages([row(1)]).pages;
+      const calls: (string | null)[] = [];
+      let release = () => {};
+      const observer = new InfiniteQueryObserver(client, {
+        ...monitorRowsQuery(filter),
+        refetchInterval: false,
+        queryFn: async ({ pageParam }) => {
+          calls.push(pageParam);
+          if (pageParam === null) return { ...first!, nextCursor: 'c1' };
+          await new Promise<void>((resolve) => (release = resolve));
+          return { ...first!, items: [row(2)], nextCursor: null };
+        },
+      });
+      const stop = observer.subscribe(() => undefined);
+      await vi.advanceTimersByTimeAsync(0);
+      const next = observer.fetchNextPage();
+      await vi.advanceTimersByTimeAsync(0);
+      // Monitors keep failing while the page is slow to come: one flip a second for five.
+      for (let i = 0; i < 5; i += 1) {
+        applyEvents(client, [flip(40 + i, 'down', 'up')]);
+        await vi.advanceTimersByTimeAsync(1_000);
+      }
+      expect(calls).toEqual([null, 'c1']);
+      release();
+      const done = await next;
+      expect(done.data?.pages.flatMap((p) => p.items.map((r) => r.id))).toEqual([1, 2]);
+      // Then the flips' refetch, of both pages now loaded.
+      await vi.advanceTimersByTimeAsync(500);
+      expect(calls.slice(2, 3)).toEqual([null]);
+      stop();
+    } finally {
+      client.clear();
+      vi.useRealTimers();
+    }
   });
 });

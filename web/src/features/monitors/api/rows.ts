@@ -70,15 +70,39 @@ export function patchPages(
 
 // Flips come in bursts when many monitors fail at once: one refetch a second at most.
 const REFETCH_AFTER_MS = 1000;
+/** How often a refetch put off by a fetch on its way looks again. */
+const IDLE_POLL_MS = 250;
 const refetching = new Set<string>();
 
+/**
+ * Refetches one page set within a second, but never over a fetch on its way: a refetch cancels
+ * it, and a next page cancelled each second by a stream of flips would never arrive (the list
+ * stopped growing while monitors kept failing). The refetch follows once the page is in.
+ */
 function refetchSoon(client: QueryClient, queryHash: string, queryKey: readonly unknown[]) {
   if (refetching.has(queryHash)) return;
   refetching.add(queryHash);
-  setTimeout(() => {
+  const fire = () => {
+    if (client.getQueryCache().get(queryHash)?.state.fetchStatus === 'fetching') {
+      setTimeout(fire, IDLE_POLL_MS);
+      return;
+    }
     refetching.delete(queryHash);
     void client.invalidateQueries({ queryKey, exact: true });
-  }, REFETCH_AFTER_MS);
+  };
+  setTimeout(fire, REFETCH_AFTER_MS);
+}
+
+/**
+ * Marks every dashboard page set stale after a definition change: at once where nothing is on
+ * its way, else as soon as the fetch on its way is in (see refetchSoon).
+ */
+export function invalidateRowPages(client: QueryClient): void {
+  for (const query of client.getQueryCache().findAll({ queryKey: monitorKeys.rowsAll })) {
+    if (query.state.fetchStatus === 'fetching')
+      refetchSoon(client, query.queryHash, query.queryKey);
+    else void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+  }
 }
 
 /** Patches every dashboard page set in the cache with a batch of events, by monitor. */
@@ -95,7 +119,9 @@ export function patchRowPages(
       // Setting data marks it fresh: a page set already due for a refetch must stay due.
       const due = query.state.isInvalidated;
       client.setQueryData(query.queryKey, next.data);
-      if (due) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+      if (due && query.state.fetchStatus === 'fetching') {
+        refetchSoon(client, query.queryHash, query.queryKey);
+      } else if (due) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
     }
     if (next.refetch) refetchSoon(client, query.queryHash, query.queryKey);
   }
