@@ -33,7 +33,24 @@ export const OnCallScheduleInput = z.strictObject({
   name: z.string().trim().min(1, 'Name the schedule').max(100, 'At most 100 characters'),
   timeZone: z.string().refine(isValidTimeZone, 'Choose a time zone'),
   /** Later layers win where they are active. */
-  layers: z.array(RotationLayerInput).min(1, 'Add a layer').max(10, 'At most 10 layers'),
+  layers: z
+    .array(RotationLayerInput)
+    .min(1, 'Add a layer')
+    .max(10, 'At most 10 layers')
+    .superRefine((layers, ctx) => {
+      // Shifts name the layer they come from: two alike would be told apart by nobody.
+      const seen = new Set<string>();
+      layers.forEach((l, i) => {
+        const key = l.name.trim().toLowerCase();
+        if (seen.has(key))
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'name'],
+            message: 'Another layer has this name',
+          });
+        seen.add(key);
+      });
+    }),
 });
 export type OnCallScheduleInput = z.infer<typeof OnCallScheduleInput>;
 
@@ -91,3 +108,29 @@ export const OnCallOverrideParams = z.strictObject({
   id: z.coerce.number().int().positive(),
   overrideId: z.coerce.number().int().positive(),
 });
+
+/** One stretch of a timeline row: a person, or nobody (userId null). */
+export const OnCallTimelineShift = z.object({
+  userId: z.number().int().nullable(),
+  userName: z.string().nullable(),
+  start: z.iso.datetime(),
+  end: z.iso.datetime(),
+  /** "override", the layer's name, or null where nobody is on call. */
+  source: z.string().nullable(),
+});
+export type OnCallTimelineShift = z.infer<typeof OnCallTimelineShift>;
+
+export const OnCallTimelineQuery = z.strictObject({
+  days: z.coerce.number().int().min(1, 'At least a day').max(28, 'At most 4 weeks').default(14),
+});
+
+/** GET /oncall-schedules/:id/timeline: each layer on its own, then who is on call in the end. */
+export const OnCallTimeline = z.object({
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  timeZone: z.string(),
+  layers: z.array(z.object({ name: z.string(), shifts: z.array(OnCallTimelineShift) })),
+  /** Overrides applied and later layers winning: who gets paged. */
+  final: z.array(OnCallTimelineShift),
+});
+export type OnCallTimeline = z.infer<typeof OnCallTimeline>;

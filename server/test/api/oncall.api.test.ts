@@ -1,4 +1,10 @@
-import { OnCallNow, OnCallSchedule, instantOfWallClock, wallClockAt } from '@pagewatch/contract';
+import {
+  OnCallNow,
+  OnCallSchedule,
+  OnCallTimeline,
+  instantOfWallClock,
+  wallClockAt,
+} from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type Identity, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
@@ -125,6 +131,118 @@ describe.each(engines)('on-call schedules API on %s', (engine) => {
     });
     expect(res.statusCode).toBe(400);
     expect(JSON.stringify(res.json())).toContain('layers.0.members.1');
+  });
+
+  it('refuses two layers with the same name, pointing at the second', async () => {
+    const layer = { members: [ana.userId], startDate: today.date };
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/v1/oncall-schedules',
+      ...json({
+        name: 'Twins',
+        timeZone: ZONE,
+        layers: [
+          { ...layer, name: 'Weekly' },
+          { ...layer, name: ' weekly ' },
+        ],
+      }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toContainEqual(
+      expect.objectContaining({ path: 'layers.1.name', message: 'Another layer has this name' }),
+    );
+  });
+
+  it('shows the next days per layer and as a result, overrides included', async () => {
+    const put = await t.inject({
+      method: 'PUT',
+      url: `/api/v1/oncall-schedules/${schedule.id}`,
+      ...json({
+        name: 'Web team',
+        timeZone: ZONE,
+        layers: [
+          {
+            name: 'Weekly',
+            members: [ana.userId, ben.userId],
+            startDate: today.date,
+            handoff: '00:00',
+            lengthDays: 7,
+          },
+          {
+            name: 'Weekend',
+            members: [ben.userId],
+            startDate: today.date,
+            handoff: '00:00',
+            lengthDays: 7,
+            restriction: { days: [0, 6], from: '08:00', to: '20:00' },
+          },
+        ],
+      }),
+    });
+    expect(put.statusCode).toBe(200);
+    const res = await t.inject({
+      url: `/api/v1/oncall-schedules/${schedule.id}/timeline?days=14`,
+      headers: viewer.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const tl = OnCallTimeline.parse(res.json());
+    expect(Date.parse(tl.to) - Date.parse(tl.from)).toBe(14 * DAY);
+    expect(tl.layers.map((l) => l.name)).toEqual(['Weekly', 'Weekend']);
+    // The weekly layer alone: Ana until next week's midnight, then Ben, no overrides.
+    const weekly = tl.layers[0]!.shifts;
+    expect(weekly[0]).toMatchObject({ userName: 'Ana', source: 'Weekly' });
+    expect(weekly[1]).toMatchObject({
+      userName: 'Ben',
+      start: new Date(today.midnight(7)).toISOString(),
+    });
+    // The weekend layer is active 08:00–20:00 Berlin on Saturdays and Sundays only.
+    const weekend = tl.layers[1]!.shifts.filter((x) => x.userId !== null);
+    expect(weekend.length).toBeGreaterThanOrEqual(3);
+    for (const x of weekend) {
+      const w = wallClockAt(Date.parse(x.start), ZONE);
+      expect([0, 6]).toContain(new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay());
+      if (Date.parse(x.start) > Date.parse(tl.from)) expect(w.hour).toBe(8);
+    }
+    // The result row carries the override added earlier and the weekend layer winning.
+    expect(tl.final.some((x) => x.source === 'override' && x.userName === 'Ben')).toBe(true);
+    expect(tl.final.some((x) => x.source === 'Weekend')).toBe(true);
+    expect(tl.final.at(-1)!.end).toBe(tl.to);
+
+    const tooLong = await t.inject(`/api/v1/oncall-schedules/${schedule.id}/timeline?days=99`);
+    expect(tooLong.statusCode).toBe(400);
+  });
+
+  it('refuses to delete a schedule an escalation policy pages, naming the policy', async () => {
+    const policy = await t.inject({
+      method: 'POST',
+      url: '/api/v1/escalation-policies',
+      ...json({
+        name: 'Nights',
+        steps: [{ waitMinutes: 0, targets: [{ kind: 'schedule', scheduleId: schedule.id }] }],
+      }),
+    });
+    expect(policy.statusCode).toBe(201);
+    const refused = await t.inject({
+      method: 'DELETE',
+      url: `/api/v1/oncall-schedules/${schedule.id}`,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toContain('“Nights”');
+    expect((await t.inject(`/api/v1/oncall-schedules/${schedule.id}`)).statusCode).toBe(200);
+
+    const spare = await t.inject({
+      method: 'POST',
+      url: '/api/v1/oncall-schedules',
+      ...json({
+        name: 'Spare',
+        timeZone: ZONE,
+        layers: [{ name: 'L', members: [ana.userId], startDate: today.date }],
+      }),
+    });
+    const spareId = OnCallSchedule.parse(spare.json()).id;
+    const gone = await t.inject({ method: 'DELETE', url: `/api/v1/oncall-schedules/${spareId}` });
+    expect(gone.statusCode).toBe(204);
+    expect((await t.inject(`/api/v1/oncall-schedules/${spareId}`)).statusCode).toBe(404);
   });
 
   it('serves the schedule’s and each person’s iCalendar feed to the secret URL only', async () => {

@@ -5,6 +5,8 @@ import type {
   OnCallSchedule,
   OnCallScheduleInput,
   OnCallShift,
+  OnCallTimeline,
+  OnCallTimelineShift,
 } from '@pagewatch/contract';
 import { actorUserId, type RequestContext } from '../../domain/actor.js';
 import {
@@ -81,8 +83,21 @@ export async function updateSchedule(
   return getSchedule(deps, id);
 }
 
+/**
+ * Refused while an escalation policy pages it (ADR 67): its steps would page the monitor's
+ * channels instead, at night, without anyone having chosen that.
+ */
 export async function deleteSchedule(deps: ServiceDeps, ctx: RequestContext, id: number) {
   const s = await getSchedule(deps, id);
+  const users = (await deps.repos.escalations.listPolicies()).filter((p) =>
+    p.steps.some((step) => step.targets.some((t) => t.kind === 'schedule' && t.scheduleId === id)),
+  );
+  if (users.length > 0) {
+    const names = users.map((p) => `“${p.name}”`).join(', ');
+    throw conflict(
+      `Escalation ${users.length === 1 ? 'policy' : 'policies'} ${names} ${users.length === 1 ? 'pages' : 'page'} this schedule; remove it from ${users.length === 1 ? 'that policy' : 'those policies'} first`,
+    );
+  }
   await deps.repos.oncall.remove(id);
   await audit(
     deps,
@@ -233,4 +248,39 @@ export async function userFeed(deps: ServiceDeps, userId: number, token: string)
     now,
     uidOf: (x) => `oncall-${scheduleOf.get(x) ?? 0}-${x.userId}-${x.start}`,
   });
+}
+
+function timelineShifts(shifts: Shift[], names: Map<number, string>): OnCallTimelineShift[] {
+  return shifts.map((x) => ({
+    userId: x.userId,
+    userName: x.userId === null ? null : (names.get(x.userId) ?? `person ${x.userId}`),
+    start: new Date(x.start).toISOString(),
+    end: new Date(x.end).toISOString(),
+    source: x.source === null ? null : x.source.kind === 'layer' ? x.source.layer : 'override',
+  }));
+}
+
+/** The next `days` days: each layer alone (no overrides), then the result everyone is paged by. */
+export async function timeline(
+  deps: ServiceDeps,
+  id: number,
+  days: number,
+): Promise<OnCallTimeline> {
+  const s = await getSchedule(deps, id);
+  const from = deps.clock.now();
+  const to = from + days * DAY_MS;
+  const d = domainSchedule(s);
+  const layers = d.layers.map((layer) => ({
+    name: layer.name,
+    shifts: shiftsBetween({ timeZone: d.timeZone, layers: [layer], overrides: [] }, from, to),
+  }));
+  const final = shiftsBetween(d, from, to);
+  const names = await named(deps, [...final, ...layers.flatMap((l) => l.shifts)]);
+  return {
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+    timeZone: s.timeZone,
+    layers: layers.map((l) => ({ name: l.name, shifts: timelineShifts(l.shifts, names) })),
+    final: timelineShifts(final, names),
+  };
 }

@@ -6,6 +6,8 @@ import {
   OnCallSchedule,
   OnCallScheduleInput,
   OnCallScheduleList,
+  OnCallTimeline,
+  OnCallTimelineQuery,
 } from '@pagewatch/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -18,6 +20,7 @@ import {
   myFeed,
   onCallNow,
   removeOverride,
+  timeline,
   updateSchedule,
 } from '../../../services/oncall/schedules.js';
 import type { ApiRegistry } from '../../route.js';
@@ -66,6 +69,17 @@ export function oncallRoutes(app: FastifyInstance, api: ApiRegistry, deps: Servi
     handler: async ({ params }) => onCallNow(deps, params.id),
   });
   api.add(app, {
+    method: 'GET',
+    url: `${base}/:id/timeline`,
+    access: 'viewer',
+    tag,
+    summary: 'Who is on call over the next days: each layer, then the result with overrides',
+    params: OnCallIdParams,
+    query: OnCallTimelineQuery,
+    responses: { 200: OnCallTimeline },
+    handler: async ({ params, query }) => timeline(deps, params.id, query.days),
+  });
+  api.add(app, {
     method: 'POST',
     url: base,
     access: 'admin',
@@ -93,9 +107,10 @@ export function oncallRoutes(app: FastifyInstance, api: ApiRegistry, deps: Servi
   api.add(app, {
     method: 'DELETE',
     url: `${base}/:id`,
+    errors: [409],
     access: 'admin',
     tag,
-    summary: 'Delete an on-call schedule and its overrides',
+    summary: 'Delete an on-call schedule and its overrides; refused while a policy pages it',
     params: OnCallIdParams,
     responses: { 204: null },
     handler: async ({ params, ctx, reply }) => {
