@@ -133,6 +133,35 @@ export const ReportMonitor = z.object({
 });
 export type ReportMonitor = z.infer<typeof ReportMonitor>;
 
+/**
+ * An SLO whose monitors are all in the report, judged over the report's range (not the SLO's
+ * own window) with the SLO's own rules: degraded counted or not, maintenance left out or not.
+ */
+export const ReportSlo = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** The SLO's subject for people: the monitor's name, `tag: api`, or `page / component`. */
+  subjectLabel: z.string(),
+  target: z.number(),
+  window: z.string(),
+  checks: z.number().int(),
+  badChecks: z.number().int(),
+  /** Good checks' share over the report's range, in percent; null without checks. */
+  attainment: z.number().nullable(),
+  /** The latency objective over the range, when the SLO has one. */
+  latency: z
+    .object({
+      percent: z.number(),
+      thresholdMs: z.number(),
+      observedMs: z.number().nullable(),
+      met: z.boolean().nullable(),
+    })
+    .nullable(),
+  /** Attainment at or above the target and the latency objective met; null without checks. */
+  met: z.boolean().nullable(),
+});
+export type ReportSlo = z.infer<typeof ReportSlo>;
+
 export const Report = z.object({
   subject: z.object({ kind: ReportSubjectKind, id: z.string(), name: z.string() }),
   from: z.iso.datetime(),
@@ -151,6 +180,8 @@ export const Report = z.object({
   monitors: z.array(ReportMonitor),
   incidentList: z.array(ReportIncident),
   corrections: z.array(ReportCorrection),
+  /** SLO met or missed over the range, for every SLO whose monitors are all in the report. */
+  slos: z.array(ReportSlo),
   generatedAt: z.iso.datetime(),
 });
 export type Report = z.infer<typeof Report>;

@@ -17,6 +17,8 @@ export const csvColumns = [
   'p50_ms',
   'p95_ms',
   'p99_ms',
+  'slo',
+  'slo_met',
 ] as const;
 
 type Cell = string | number | null;
@@ -32,9 +34,38 @@ export function csvField(v: Cell): string {
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
+const metWord = (met: boolean | null) => (met === null ? 'no data' : met ? 'met' : 'missed');
+
+/**
+ * An SLO's row (period `slo`): its subject, attainment over the range as `uptime_percent`,
+ * `slo` the name and target, `slo_met` met, missed or no data (ADR 71).
+ */
+function sloRow(r: Report, s: Report['slos'][number]): Cell[] {
+  const latency = s.latency ? `; ${s.latency.percent} % under ${s.latency.thresholdMs} ms` : '';
+  return [
+    null,
+    s.subjectLabel,
+    'slo',
+    r.from,
+    r.to,
+    s.attainment,
+    null,
+    s.checks,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    `${s.name} (target ${s.target} %${latency})`,
+    metWord(s.met),
+  ];
+}
+
 const seconds = (ms: number | null) => (ms === null ? null : Math.round(ms / 1000));
 
-/** A row per monitor and period, then the monitor's total row (period `total`). */
+/** A row per monitor and period, then the monitor's total row (period `total`), then SLO rows. */
 export function reportCsv(r: Report): string {
   const rows: Cell[][] = [[...csvColumns]];
   for (const m of r.monitors) {
@@ -55,6 +86,8 @@ export function reportCsv(r: Report): string {
         p.latency.p50,
         p.latency.p95,
         p.latency.p99,
+        null,
+        null,
       ]);
     }
     rows.push([
@@ -73,8 +106,11 @@ export function reportCsv(r: Report): string {
       m.latency.p50,
       m.latency.p95,
       m.latency.p99,
+      null,
+      null,
     ]);
   }
+  for (const s of r.slos) rows.push(sloRow(r, s));
   return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 

@@ -196,6 +196,29 @@ function incidents(doc: Doc, r: Report): void {
   );
 }
 
+/** Each SLO met or missed over the range (ADR 71), one line apiece. */
+function slos(doc: Doc, r: Report): void {
+  if (r.slos.length === 0) return;
+  heading(doc, 'Service level objectives');
+  doc.font('Helvetica').fontSize(8.5).fillColor(MUTED);
+  doc.text('Each objective judged over this report’s range, by its own rules.', MARGIN);
+  doc.moveDown(0.3);
+  table(
+    doc,
+    ['SLO', 'Subject', 'Target', 'Attained', 'Result'],
+    r.slos.map((s) => [
+      s.name,
+      s.subjectLabel,
+      `${s.target} %` + (s.latency ? `, ${s.latency.percent} % < ${s.latency.thresholdMs} ms` : ''),
+      percent(s.attainment) +
+        (s.latency?.observedMs != null ? `, p${s.latency.percent} ${s.latency.observedMs} ms` : ''),
+      s.met === null ? 'No data' : s.met ? 'Met' : 'Missed',
+    ]),
+    [130, 120, 90, 95, 60],
+    [1],
+  );
+}
+
 function corrections(doc: Doc, r: Report): void {
   if (r.corrections.length === 0) return;
   heading(doc, 'Corrections');
@@ -248,6 +271,7 @@ export function reportPdf(r: Report): Promise<Buffer> {
   if (r.monitors.length === 1) periodsTable(doc, r);
   else monitorsTable(doc, r);
   incidents(doc, r);
+  slos(doc, r);
   corrections(doc, r);
   doc.moveDown(1.2);
   room(doc, 50);

@@ -6,6 +6,7 @@ import type { LatencyBucket } from '../../db/repositories/availability.js';
 import { validationFailed } from '../../lib/errors.js';
 import { availabilityOver } from '../availability/over.js';
 import type { ServiceDeps } from '../deps.js';
+import { reportSlos } from './slos.js';
 import { resolveSubject } from './subject.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -111,7 +112,8 @@ export async function buildReport(deps: ServiceDeps, q: ReportRequest): Promise<
       durationMs: f.totalMs,
     });
   }
-  return summarize(subject, range, q, monitors, incidentList, avail, now);
+  const report = summarize(subject, range, q, monitors, incidentList, avail, now);
+  return { ...report, slos: await reportSlos(deps, ids, whole) };
 }
 
 function groupBy(rows: readonly LatencyBucket[]): Map<number, LatencyBucket[]> {
@@ -133,7 +135,7 @@ function summarize(
   incidentList: Report['incidentList'],
   avail: Awaited<ReturnType<typeof availabilityOver>>,
   now: number,
-): Report {
+): Omit<Report, 'slos'> {
   let checks = 0;
   let good = 0;
   let counted = 0;

@@ -88,7 +88,7 @@ async function windowTallies(
 }
 
 /** The latency at the objective's percentile over the window, merged from the rollup sketches. */
-async function latencyAt(
+export async function latencyAt(
   deps: FigureDeps,
   monitorIds: readonly number[],
   range: SloRange,
