@@ -5,8 +5,15 @@ import type { MonitorCounter } from '../lib/monitor-counters.js';
 
 type Families = MetricObjectWithValues<MetricValue<string>>[];
 
-/** A scrape waits this long for its workers; one that does not answer is left out of it. */
+/** A scrape waits this long for its workers; one that does not answer gives its last answer. */
 const ASK_TIMEOUT_MS = 2_000;
+/**
+ * A worker's last answer stands in for it this long (a worker busy past the scrape's wait).
+ * Left out instead, its counters vanished from that scrape and came back in the next: a
+ * Prometheus counter that drops reads as a reset, and a bench's before/after counted only
+ * the primary's checks. A worker that died stops counting once its answer is this old.
+ */
+const LAST_ANSWER_MS = 60_000;
 /** How often a worker hands its per-monitor check counts to the primary. */
 const COUNTS_EVERY_MS = 1_000;
 
@@ -36,12 +43,21 @@ export function reportToPrimary(parent: IpcLink, metrics: Metrics): () => void {
 }
 
 /** The primary's side: asks every worker for its registry; counts their checks as they come. */
-export function collectFromWorkers(links: WorkerLinks, metrics: Metrics): void {
+export function collectFromWorkers(
+  links: WorkerLinks,
+  metrics: Metrics,
+  now: () => number = Date.now,
+): void {
   let nextId = 0;
-  const waiting = new Map<number, (families: Families) => void>();
-  links.onMessage((message, _reply?: IpcReply) => {
-    if (message.pw === 'metrics') waiting.get(message.id)?.(message.families as Families);
-    else if (message.pw === 'counts') {
+  const waiting = new Map<number, (families: Families, from: IpcReply | undefined) => void>();
+  /** Each worker's last answer (its link's reply function stands for the worker). */
+  const last = new Map<IpcReply, { families: Families; at: number }>();
+  links.onMessage((message, reply?: IpcReply) => {
+    if (message.pw === 'metrics') {
+      const families = message.families as Families;
+      if (reply) last.set(reply, { families, at: now() });
+      waiting.get(message.id)?.(families, reply);
+    } else if (message.pw === 'counts') {
       for (const [id, outcome, code] of message.counts as MonitorCounter[]) {
         metrics.monitorCounters.record(id, outcome, code);
       }
@@ -53,15 +69,25 @@ export function collectFromWorkers(links: WorkerLinks, metrics: Metrics): void {
     if (expected === 0) return Promise.resolve([]);
     return new Promise<Families[]>((resolve) => {
       const got: Families[] = [];
-      const done = () => {
+      const answered = new Set<IpcReply>();
+      const done = (complete: boolean) => {
         clearTimeout(timer);
         waiting.delete(id);
+        if (!complete) {
+          // The workers that did not answer in time: their last answer, if recent.
+          for (const [from, { families, at }] of last) {
+            if (answered.has(from)) continue;
+            if (now() - at <= LAST_ANSWER_MS) got.push(families);
+            else last.delete(from);
+          }
+        }
         resolve(got);
       };
-      const timer = setTimeout(done, ASK_TIMEOUT_MS);
-      waiting.set(id, (families) => {
+      const timer = setTimeout(() => done(false), ASK_TIMEOUT_MS);
+      waiting.set(id, (families, from) => {
         got.push(families);
-        if (got.length >= expected) done();
+        if (from) answered.add(from);
+        if (got.length >= expected) done(true);
       });
       links.send({ pw: 'metrics-ask', id });
     });
