@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CheckErrorCode } from './checks.js';
+import { QuietHoursWindow } from './escalation.js';
 import { IncidentSeverity, IncidentState } from './incidents.js';
 import { Header, HttpUrl, MonitorStatus, MonitorType } from './monitors.js';
 
@@ -159,6 +160,17 @@ export const channelSchemas = {
 export type ChannelConfig<K extends ChannelKind> = z.infer<(typeof channelSchemas)[K]['config']>;
 export type ChannelSecrets<K extends ChannelKind> = z.infer<(typeof channelSchemas)[K]['secrets']>;
 
+/**
+ * A channel's quiet hours (ADR 68): during the windows a warning monitor's messages wait for
+ * the window's end, or go to `rerouteChannelId` at once when one is set; critical ones are
+ * never held. No windows: the channel is never quiet.
+ */
+export const ChannelQuietHours = z.strictObject({
+  windows: z.array(QuietHoursWindow).max(14, 'At most 14 windows').default([]),
+  rerouteChannelId: z.number().int().positive().nullable().default(null),
+});
+export type ChannelQuietHours = z.infer<typeof ChannelQuietHours>;
+
 const channelCommon = {
   name: z
     .string()
@@ -175,6 +187,7 @@ const channelCommon = {
    */
   fallbackChannelId: z.number().int().positive().nullable().default(null),
   failThreshold: z.number().int().min(1, 'At least 1').max(100, 'At most 100').default(3),
+  quietHours: ChannelQuietHours.prefault({}),
 };
 
 function channelInput<K extends ChannelKind>(kind: K, partialSecrets: boolean) {
@@ -220,6 +233,7 @@ export const NotificationChannel = z.object({
   monitorCount: z.number().int(),
   fallbackChannelId: z.number().int().nullable(),
   failThreshold: z.number().int(),
+  quietHours: ChannelQuietHours,
   /** Delivery health (ADR 62): failing once `failThreshold` deliveries in a row gave up. */
   health: z.object({
     consecutiveFailures: z.number().int(),

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { incidentAlert, type IncidentAlertKind } from '../../domain/alerting/index.js';
 import type { DB } from '../schema.js';
+import { quietRoutes } from './channel-quiet.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -30,10 +31,15 @@ export async function insertFor(
 ) {
   if (channelIds.length === 0) return 0;
   const payload = JSON.stringify(e.event);
+  // A channel's quiet hours may hold a warning or send it elsewhere (ADR 68); a reroute that
+  // meets a channel already addressed is one row, not two.
+  const routes = new Map<number, number>();
+  for (const r of await quietRoutes(trx, channelIds, e.monitorId, sendAt))
+    routes.set(r.channelId, Math.min(r.sendAt, routes.get(r.channelId) ?? Infinity));
   const rows = await trx
     .insertInto('deliveries')
     .values(
-      channelIds.map((channel_id) => ({
+      [...routes].map(([channel_id, at]) => ({
         idempotency_key: `${e.key}:c${channel_id}`,
         channel_id,
         subscriber_id: null,
@@ -43,7 +49,7 @@ export async function insertFor(
         payload,
         state: 'queued',
         attempts: 0,
-        next_attempt_at: sendAt,
+        next_attempt_at: at,
         created_at: now,
       })),
     )

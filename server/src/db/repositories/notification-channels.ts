@@ -1,6 +1,7 @@
-import type { ChannelKind, MessageTemplate } from '@pagewatch/contract';
+import type { ChannelKind, ChannelQuietHours, MessageTemplate } from '@pagewatch/contract';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { DB, NotificationChannelsTable } from '../schema.js';
+import { clearReroutesTo, readChannelQuiet, writeChannelQuiet } from './channel-quiet.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -19,6 +20,7 @@ const columns = [
   'fail_threshold',
   'consecutive_failures',
   'last_error',
+  'quiet_hours',
 ] as const;
 type Row = Pick<Selectable<NotificationChannelsTable>, (typeof columns)[number]>;
 
@@ -42,6 +44,8 @@ export interface ChannelRecord {
   failThreshold: number;
   consecutiveFailures: number;
   lastError: string | null;
+  /** Quiet hours and time routing (ADR 68). */
+  quietHours: ChannelQuietHours;
 }
 
 /** What the service writes: settings validated by the kind's schema, secrets sealed. */
@@ -56,6 +60,7 @@ export interface ChannelWrite {
   /** Left out (configuration apply): the stored values stay. */
   fallbackChannelId?: number | null;
   failThreshold?: number;
+  quietHours?: ChannelQuietHours;
 }
 
 function toRecord(r: Row, monitorCount: number): ChannelRecord {
@@ -75,6 +80,7 @@ function toRecord(r: Row, monitorCount: number): ChannelRecord {
     failThreshold: Number(r.fail_threshold ?? 3),
     consecutiveFailures: Number(r.consecutive_failures ?? 0),
     lastError: r.last_error ?? null,
+    quietHours: readChannelQuiet(r.quiet_hours),
   };
 }
 
@@ -91,6 +97,7 @@ function writeColumns(c: ChannelWrite) {
     enabled: c.enabled ? 1 : 0,
     ...(c.fallbackChannelId !== undefined ? { fallback_channel_id: c.fallbackChannelId } : {}),
     ...(c.failThreshold !== undefined ? { fail_threshold: c.failThreshold } : {}),
+    ...(c.quietHours !== undefined ? { quiet_hours: writeChannelQuiet(c.quietHours) } : {}),
   };
 }
 
@@ -178,6 +185,7 @@ export function notificationChannelsRepository(db: Kysely<DB>) {
           .set({ fallback_channel_id: null })
           .where('fallback_channel_id', '=', id)
           .execute();
+        await clearReroutesTo(trx, id);
         const res = await trx
           .deleteFrom('notification_channels')
           .where('id', '=', id)

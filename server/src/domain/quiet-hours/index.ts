@@ -1,1 +1,2 @@
 export * from './window.js';
+export * from './channel-route.js';

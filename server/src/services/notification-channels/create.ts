@@ -4,6 +4,7 @@ import type { RequestContext } from '../../domain/actor.js';
 import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { checkFallback } from './fallback.js';
+import { checkReroute } from './quiet-hours.js';
 import { presentChannel } from './present.js';
 import { mergeSecrets, sealSecrets } from './secrets.js';
 
@@ -16,6 +17,7 @@ export async function createChannel(
 ): Promise<NotificationChannel> {
   const secrets = mergeSecrets(input.kind, input.secrets, {});
   await checkFallback(deps, null, input.fallbackChannelId);
+  await checkReroute(deps, null, input.quietHours);
   const channel = await deps.repos.notificationChannels.insert(
     {
       name: input.name,
@@ -27,6 +29,7 @@ export async function createChannel(
       enabled: input.enabled,
       fallbackChannelId: input.fallbackChannelId,
       failThreshold: input.failThreshold,
+      quietHours: input.quietHours,
     },
     deps.clock.now(),
   );

@@ -17,6 +17,7 @@ export function presentChannel(c: ChannelRecord, box: SecretBox): NotificationCh
     monitorCount: c.monitorCount,
     fallbackChannelId: c.fallbackChannelId,
     failThreshold: c.failThreshold,
+    quietHours: c.quietHours,
     health: {
       consecutiveFailures: c.consecutiveFailures,
       failing: c.consecutiveFailures >= c.failThreshold,

@@ -75,6 +75,7 @@ export async function testChannelSettings(
     failThreshold: input.failThreshold,
     consecutiveFailures: 0,
     lastError: null,
+    quietHours: input.quietHours,
   };
   return sendTest(deps, ctx, draft, secrets, id, true);
 }

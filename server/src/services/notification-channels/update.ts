@@ -6,6 +6,7 @@ import { audit } from '../audit/record.js';
 import type { ServiceDeps } from '../deps.js';
 import { findChannel } from './get.js';
 import { checkFallback } from './fallback.js';
+import { checkReroute } from './quiet-hours.js';
 import { presentChannel } from './present.js';
 import { mergeSecrets, openSecrets, sealSecrets, secretNames } from './secrets.js';
 
@@ -23,6 +24,7 @@ export async function updateChannel(
 ): Promise<NotificationChannel> {
   const before = await findChannel(deps, id);
   await checkFallback(deps, id, input.fallbackChannelId);
+  await checkReroute(deps, id, input.quietHours);
   const kept = before.kind === input.kind ? openSecrets(before, deps.secrets) : {};
   const given = input.secrets;
   const secrets = mergeSecrets(input.kind, given, kept);
@@ -38,6 +40,7 @@ export async function updateChannel(
       enabled: input.enabled,
       fallbackChannelId: input.fallbackChannelId,
       failThreshold: input.failThreshold,
+      quietHours: input.quietHours,
     },
     deps.clock.now(),
   );
