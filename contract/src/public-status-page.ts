@@ -12,6 +12,8 @@ export const PublicOverallStatus = z.enum([
   'partial_outage',
   'major_outage',
   'maintenance',
+  /** Nothing known to be wrong, but some component's status is unknown (ADR 66). */
+  'unknown',
   'no_data',
 ]);
 
@@ -43,6 +45,23 @@ export const PublicResponseTimes = z.object({
   maxMs: z.number().nullable(),
 });
 
+/** One calendar month of a component, in the page's zone (ADR 66). */
+export const PublicMonth = z.object({
+  /** YYYY-MM. */
+  month: z.string(),
+  uptime: z
+    .number()
+    .nullable()
+    .describe('The one availability computation: maintenance and corrections left out'),
+  state: z.enum(['up', 'degraded', 'down', 'none']),
+});
+
+/** One location's current verdict on a component (ADR 66). */
+export const PublicLocation = z.object({
+  name: z.string(),
+  status: z.enum(['up', 'degraded', 'down', 'unknown']),
+});
+
 export const PublicComponent = z.object({
   name: z.string(),
   description: z.string(),
@@ -62,6 +81,18 @@ export const PublicComponent = z.object({
   responseTimes: PublicResponseTimes.optional().describe(
     'Present only when the page shows the response time chart',
   ),
+  months: z
+    .array(PublicMonth)
+    .optional()
+    .describe('The last 12 calendar months, oldest first; present when the page shows them'),
+  locations: z
+    .array(PublicLocation)
+    .optional()
+    .describe('Present when the component shows locations and runs in more than one'),
+  failing: z
+    .array(z.string())
+    .optional()
+    .describe('While REGIONAL, the locations failing, when the component shows locations'),
 });
 
 export const PublicSection = z.object({

@@ -41,6 +41,11 @@ export const StatusComponentInput = z.strictObject({
   /** Shown instead of the monitor's own name; empty uses the monitor's name. */
   displayName: z.string().trim().max(statusPageLimits.displayNameMax).default(''),
   description: z.string().trim().max(500).default(''),
+  /**
+   * Shows each of the monitor's locations' current status under the component and names the
+   * failing ones when it is REGIONAL (ADR 66); only when it runs in more than one location.
+   */
+  showLocations: z.boolean().default(false),
 });
 export type StatusComponentInput = z.input<typeof StatusComponentInput>;
 
@@ -63,6 +68,8 @@ export const StatusPageShow = z.strictObject({
   uptimeBars: z.boolean().default(true),
   latencyChart: z.boolean().default(false),
   currentLatency: z.boolean().default(false),
+  /** Each component's uptime per calendar month (the page's zone), the last 12 (ADR 66). */
+  monthlyUptime: z.boolean().default(false),
 });
 export type StatusPageShow = z.infer<typeof StatusPageShow>;
 
@@ -85,7 +92,12 @@ export const StatusPageInput = z
       .array(StatusSectionInput)
       .max(statusPageLimits.sectionsMax, 'At most 20 sections')
       .default([]),
-    show: StatusPageShow.default({ uptimeBars: true, latencyChart: false, currentLatency: false }),
+    show: StatusPageShow.default({
+      uptimeBars: true,
+      latencyChart: false,
+      currentLatency: false,
+      monthlyUptime: false,
+    }),
     theme: StatusPageTheme.default({ mode: 'auto', accent: '#2563eb' }),
     footer: z
       .string()
@@ -151,6 +163,7 @@ export const StatusPage = z.object({
           monitorId: z.number().int(),
           displayName: z.string(),
           description: z.string(),
+          showLocations: z.boolean(),
           /** The monitor's own name (for the editor). */
           monitorName: z.string(),
         }),

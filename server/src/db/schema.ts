@@ -466,6 +466,8 @@ export interface StatusPageComponentsTable {
   monitor_id: number;
   display_name: string;
   description: string;
+  /** 1: the public page shows each location's status (migration 050, ADR 66). */
+  show_locations?: Generated<number>;
 }
 
 export interface StatusSubscribersTable {

@@ -12,7 +12,7 @@ export interface Rendered {
   headers?: Record<string, string>;
   pageId: number;
   monitorIds: readonly number[];
-  /** Shows current latency: results refresh it (at most every 30 s). */
+  /** Shows current latency or locations: results refresh it (at most every 30 s). */
   latency: boolean;
 }
 

@@ -43,7 +43,16 @@ export async function draftSource(deps: ReadDeps, input: Draft): Promise<PageSou
       title: s.title,
       components: s.components.flatMap((c) => {
         const state = states.get(c.monitorId);
-        return state ? [{ ...state, displayName: c.displayName, description: c.description }] : [];
+        return state
+          ? [
+              {
+                ...state,
+                displayName: c.displayName,
+                description: c.description,
+                showLocations: c.showLocations,
+              },
+            ]
+          : [];
       }),
     })),
   };

@@ -6,6 +6,8 @@ import type { ServiceDeps } from '../services/deps.js';
 import { availabilityOver } from '../services/availability/over.js';
 import { maintenanceNow } from '../services/maintenance/now.js';
 import { barDates, DAY_MS, dayOf, hourOf, type PageHistories } from './histories.js';
+import { presentLocations } from './locations.js';
+import { lastMonths, presentMonths } from './months.js';
 import { renderMarkdown } from './markdown.js';
 import {
   bars,
@@ -136,17 +138,22 @@ export async function loadView(
   const ids = components.map((c) => c.monitorId);
   const names = new Map(components.map((c) => [c.monitorId, shownName(c)]));
   const repo = deps.repos.statusPublic;
-  const [grids, outages, active, past, windows, inMaintenance, hours, uptime] = await Promise.all([
-    deps.histories.days.grids(ids, today),
-    repo.outages(ids, from),
-    repo.activeIncidents(ids),
-    repo.incidentsSince(ids, now - pastDays * DAY_MS),
-    deps.repos.maintenance.list(),
-    maintenanceNow(deps),
-    page.show.latencyChart ? deps.histories.hours.grids(ids, hourOf(now)) : null,
-    // The uptime beside the bars is the one computation's over the bars' days (ADR 54).
-    availabilityOver(deps, ids, [{ start: from, end: today + DAY_MS }]),
-  ]);
+  const months = page.show.monthlyUptime ? lastMonths(now, page.timeZone) : [];
+  const located = components.filter((c) => c.showLocations).map((c) => c.monitorId);
+  const [grids, outages, active, past, windows, inMaintenance, hours, uptime, locations] =
+    await Promise.all([
+      deps.histories.days.grids(ids, today),
+      repo.outages(ids, from),
+      repo.activeIncidents(ids),
+      repo.incidentsSince(ids, now - pastDays * DAY_MS),
+      deps.repos.maintenance.list(),
+      maintenanceNow(deps),
+      page.show.latencyChart ? deps.histories.hours.grids(ids, hourOf(now)) : null,
+      // The uptime beside the bars is the one computation's over the bars' days (ADR 54), and so
+      // are the monthly figures: one read of every component's bars' days and months (ADR 66).
+      availabilityOver(deps, ids, [{ start: from, end: today + DAY_MS }, ...months]),
+      located.length > 0 ? repo.locationStates(located) : null,
+    ]);
   const maint = maintenanceView(windows, new Set(ids), names, now, from);
   const excused = await excusedDays(deps, maint, now, from);
   // Components an open incident speaks of publicly; the others get a neutral line when down.
@@ -166,19 +173,22 @@ export async function loadView(
   };
   const viewSections = sections.map((s) => ({
     title: s.title,
-    components: s.components.map((c) =>
-      presentComponent(
+    components: s.components.map((c) => {
+      const status = componentStatus(c, inMaintenance(c.monitorId));
+      const figures = uptime.get(c.monitorId)?.periods ?? [];
+      return presentComponent(
         c,
-        componentStatus(c, inMaintenance(c.monitorId)),
-        {
-          ...bars(c.monitorId, barInput),
-          uptime: uptime.get(c.monitorId)?.periods[0]?.uptime ?? null,
-        },
+        status,
+        { ...bars(c.monitorId, barInput), uptime: figures[0]?.uptime ?? null },
         page.show,
         hours ? responseTimes(hours.get(c.monitorId)) : undefined,
         announced.has(c.monitorId),
-      ),
-    ),
+        {
+          ...(page.show.monthlyUptime ? { months: presentMonths(months, figures.slice(1)) } : {}),
+          ...(presentLocations(locations?.get(c.monitorId), status, now) ?? {}),
+        },
+      );
+    }),
   }));
   const statuses = viewSections.flatMap((s) => s.components.map((c) => c.status));
   return {

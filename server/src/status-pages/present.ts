@@ -27,7 +27,8 @@ export function componentStatus(c: PublicComponentRecord, inMaintenance: boolean
 
 /**
  * The page's banner. Paused and pending components don't count; more than half of the
- * counted components down is a major outage, fewer a partial one.
+ * counted components down is a major outage, fewer a partial one. A component whose status is
+ * unknown keeps the page from saying "operational".
  */
 export function overallStatus(statuses: readonly ComponentStatus[]): OverallStatus {
   const counted = statuses.filter(
@@ -38,6 +39,8 @@ export function overallStatus(statuses: readonly ComponentStatus[]): OverallStat
   // Failing from some places is an outage for the people there (ADR 58).
   if (counted.includes('regional')) return 'partial_outage';
   if (counted.includes('degraded')) return 'degraded';
+  // Nobody could look: never "operational" (ADR 66).
+  if (statuses.includes('unknown')) return 'unknown';
   if (statuses.includes('maintenance')) return 'maintenance';
   return counted.length > 0 ? 'operational' : 'no_data';
 }
@@ -142,6 +145,7 @@ export function presentComponent(
   show: { uptimeBars: boolean; currentLatency: boolean },
   chart?: PublicResponseTimes,
   announced = true,
+  extra: Pick<PublicComponent, 'months' | 'locations' | 'failing'> = {},
 ): PublicComponent {
   return {
     name: shownName(c),
@@ -156,5 +160,6 @@ export function presentComponent(
       : {}),
     days: show.uptimeBars ? bar.days : null,
     ...(chart ? { responseTimes: chart } : {}),
+    ...extra,
   };
 }

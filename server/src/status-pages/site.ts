@@ -148,7 +148,10 @@ export class StatusSite {
         ...out,
         pageId: source.page.id,
         monitorIds: source.sections.flatMap((s) => s.components.map((c) => c.monitorId)),
-        latency: source.page.show.currentLatency,
+        // Locations' verdicts change without a flip of the combined status: refresh as latency.
+        latency:
+          source.page.show.currentLatency ||
+          source.sections.some((s) => s.components.some((c) => c.showLocations)),
       };
     });
     return body && { body, timing };

@@ -5,8 +5,15 @@ import type { IncidentSeverity, IncidentState } from '@pagewatch/contract';
  * never a monitor or page record spread into it. Rendered as HTML, served as index.json.
  */
 
+/** `unknown`: nothing known to be wrong, but some component's status is unknown (ADR 66). */
 export type OverallStatus =
-  'operational' | 'degraded' | 'partial_outage' | 'major_outage' | 'maintenance' | 'no_data';
+  | 'operational'
+  | 'degraded'
+  | 'partial_outage'
+  | 'major_outage'
+  | 'maintenance'
+  | 'unknown'
+  | 'no_data';
 
 /** `regional`: failing from some of its locations, not enough to be down (ADR 58). */
 export type ComponentStatus =
@@ -39,6 +46,26 @@ export interface PublicComponent {
   days: PublicDay[] | null;
   /** Present only when the page shows the response time chart. */
   responseTimes?: PublicResponseTimes;
+  /** The last 12 calendar months, oldest first: only when the page shows them. */
+  months?: PublicMonth[];
+  /** Only when the component shows locations and runs in more than one. */
+  locations?: PublicLocation[];
+  /** While REGIONAL, the failing locations' names, when the component shows locations. */
+  failing?: string[];
+}
+
+/** One calendar month of a component in the page's zone: the one computation's figure. */
+export interface PublicMonth {
+  /** YYYY-MM. */
+  month: string;
+  uptime: number | null;
+  state: 'up' | 'degraded' | 'down' | 'none';
+}
+
+/** One location's current verdict; a stale or missing one is unknown, never up. */
+export interface PublicLocation {
+  name: string;
+  status: 'up' | 'degraded' | 'down' | 'unknown';
 }
 
 /** Mean response time per hour over the last 24 hours, in whole ms, oldest first. */

@@ -41,14 +41,32 @@ describe.each(engines)('status pages API on %s', (engine) => {
       {
         title: 'Front',
         components: [
-          { monitorId: web.id, displayName: '', description: '', monitorName: 'Web' },
-          { monitorId: api.id, displayName: 'Public API', description: '', monitorName: 'API' },
+          {
+            monitorId: web.id,
+            displayName: '',
+            description: '',
+            showLocations: false,
+            monitorName: 'Web',
+          },
+          {
+            monitorId: api.id,
+            displayName: 'Public API',
+            description: '',
+            showLocations: false,
+            monitorName: 'API',
+          },
         ],
       },
       {
         title: 'Back',
         components: [
-          { monitorId: db.id, displayName: '', description: 'Primary', monitorName: 'DB' },
+          {
+            monitorId: db.id,
+            displayName: '',
+            description: 'Primary',
+            showLocations: false,
+            monitorName: 'DB',
+          },
         ],
       },
     ]);

@@ -98,7 +98,14 @@ async function sectionsOf(db: Db, pageId: number): Promise<StatusPage['sections'
   const components = await db
     .selectFrom('status_page_components as c')
     .innerJoin('monitors as m', 'm.id', 'c.monitor_id')
-    .select(['c.section_id', 'c.monitor_id', 'c.display_name', 'c.description', 'm.name'])
+    .select([
+      'c.section_id',
+      'c.monitor_id',
+      'c.display_name',
+      'c.description',
+      'c.show_locations',
+      'm.name',
+    ])
     .where('c.page_id', '=', pageId)
     .orderBy('c.position')
     .execute();
@@ -110,6 +117,7 @@ async function sectionsOf(db: Db, pageId: number): Promise<StatusPage['sections'
         monitorId: Number(c.monitor_id),
         displayName: c.display_name,
         description: c.description,
+        showLocations: Number(c.show_locations) === 1,
         monitorName: c.name,
       })),
   }));
@@ -136,6 +144,7 @@ async function writeSections(trx: Db, pageId: number, sections: StatusPageValues
           monitor_id: c.monitorId,
           display_name: c.displayName,
           description: c.description,
+          show_locations: c.showLocations ? 1 : 0,
         })),
       )
       .execute();

@@ -1,4 +1,9 @@
-import { StatusPageShow, StatusPageTheme, type MonitorStatus } from '@pagewatch/contract';
+import {
+  StatusPageShow,
+  StatusPageTheme,
+  type CheckOutcome,
+  type MonitorStatus,
+} from '@pagewatch/contract';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Span } from '../../domain/rollup.js';
 import type { DB, StatusPagesTable } from '../schema.js';
@@ -62,6 +67,8 @@ export interface PublicMonitorState {
 export interface PublicComponentRecord extends PublicMonitorState {
   displayName: string;
   description: string;
+  /** Shows each location's status (ADR 66). */
+  showLocations: boolean;
 }
 
 export interface PublicSectionRecord {
@@ -84,6 +91,15 @@ export interface HourLatency {
   hour: number;
   sumUs: number;
   count: number;
+}
+
+/** A monitor's locations and their live verdicts, as a public page may know them (ADR 66). */
+export interface PublicLocationState {
+  monitorId: number;
+  intervalS: number;
+  /** Its chosen locations in id order, with their names now; only monitors that chose some. */
+  locations: { id: string; name: string }[];
+  verdicts: { locationId: string; outcome: CheckOutcome; checkedAt: number }[];
 }
 
 export interface BadgeSubject extends PublicMonitorState {
@@ -188,7 +204,12 @@ export function statusPublicRepository(db: Kysely<DB>) {
         db
           .selectFrom('status_page_components')
           .innerJoin('monitors', 'monitors.id', 'status_page_components.monitor_id')
-          .select(['section_id', 'display_name', 'status_page_components.description'])
+          .select([
+            'section_id',
+            'display_name',
+            'status_page_components.description',
+            'status_page_components.show_locations',
+          ])
           .select(monitorColumns)
           .where('page_id', '=', pageId)
           .orderBy('position')
@@ -198,7 +219,12 @@ export function statusPublicRepository(db: Kysely<DB>) {
         title: s.title,
         components: components
           .filter((c) => Number(c.section_id) === Number(s.id))
-          .map((c) => ({ ...toState(c), displayName: c.display_name, description: c.description })),
+          .map((c) => ({
+            ...toState(c),
+            displayName: c.display_name,
+            description: c.description,
+            showLocations: Number(c.show_locations) === 1,
+          })),
       }));
     },
 
@@ -211,6 +237,54 @@ export function statusPublicRepository(db: Kysely<DB>) {
         .where('monitors.id', 'in', ids)
         .execute();
       return new Map(rows.map((r) => [Number(r.monitor_id), toState(r)]));
+    },
+
+    /**
+     * The chosen locations (with names) and live verdicts of these monitors, three reads
+     * however many; monitors of `local` alone (no rows) are absent. No error text is read.
+     */
+    async locationStates(ids: readonly number[]): Promise<Map<number, PublicLocationState>> {
+      const out = new Map<number, PublicLocationState>();
+      if (ids.length === 0) return out;
+      const [links, verdicts, intervals] = await Promise.all([
+        db
+          .selectFrom('monitor_locations as ml')
+          .leftJoin('locations as l', 'l.id', 'ml.location_id')
+          .select(['ml.monitor_id', 'ml.location_id', 'l.name'])
+          .where('ml.monitor_id', 'in', ids)
+          .orderBy('ml.monitor_id')
+          .orderBy('ml.location_id')
+          .execute(),
+        db
+          .selectFrom('monitor_location_verdicts')
+          .select(['monitor_id', 'location_id', 'status', 'checked_at'])
+          .where('monitor_id', 'in', ids)
+          .execute(),
+        db.selectFrom('monitors').select(['id', 'interval_s']).where('id', 'in', ids).execute(),
+      ]);
+      const intervalOf = new Map(intervals.map((r) => [Number(r.id), Number(r.interval_s)]));
+      for (const r of links) {
+        const id = Number(r.monitor_id);
+        let state = out.get(id);
+        if (!state) {
+          state = {
+            monitorId: id,
+            intervalS: intervalOf.get(id) ?? 60,
+            locations: [],
+            verdicts: [],
+          };
+          out.set(id, state);
+        }
+        state.locations.push({ id: r.location_id, name: r.name ?? r.location_id });
+      }
+      for (const v of verdicts) {
+        out.get(Number(v.monitor_id))?.verdicts.push({
+          locationId: v.location_id,
+          outcome: v.status as CheckOutcome,
+          checkedAt: Number(v.checked_at),
+        });
+      }
+      return out;
     },
 
     /** Day rollups of these monitors with buckets in [from, to]. */

@@ -1,7 +1,8 @@
 import type { PublicComponent, PublicSection } from '../view-model.js';
 import { Bars } from './Bars.js';
 import { ResponseTimes } from './ResponseTimes.js';
-import { componentLabel, formatPercent } from './labels.js';
+import { formatPercent, statusText } from './labels.js';
+import { Locations, Months } from './Months.js';
 
 function Component({ c }: { c: PublicComponent }) {
   return (
@@ -10,8 +11,11 @@ function Component({ c }: { c: PublicComponent }) {
         <h3 className="name" dir="auto">
           {c.name}
         </h3>
-        <span className={`st s-${c.status}`}>{componentLabel[c.status]}</span>
+        <span className={`st s-${c.status}${c.failing?.length ? ' wrap' : ''}`}>
+          {statusText(c)}
+        </span>
       </div>
+      {c.locations ? <Locations locations={c.locations} name={c.name} /> : null}
       {c.notice ? <p className="cnote">{c.notice}</p> : null}
       {c.description ? (
         <p className="cdesc" dir="auto">
@@ -34,6 +38,7 @@ function Component({ c }: { c: PublicComponent }) {
         {c.days ? <span>Today</span> : null}
       </div>
       {c.responseTimes ? <ResponseTimes data={c.responseTimes} name={c.name} /> : null}
+      {c.months ? <Months months={c.months} name={c.name} /> : null}
     </li>
   );
 }

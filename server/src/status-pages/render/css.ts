@@ -29,7 +29,7 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .banner{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;gap:.25rem 1rem;padding:1rem 1.25rem;border-radius:.5rem;background:var(--card);border:1px solid var(--line);border-left:.5rem solid var(--s);font-weight:600;font-size:1.125rem}
 .banner small{font-weight:400;font-size:.875rem;color:var(--muted)}
 .b-operational{--s:var(--up)}.b-degraded{--s:var(--degraded)}.b-partial_outage,.b-major_outage{--s:var(--down)}
-.b-maintenance{--s:var(--maintenance)}.b-no_data{--s:var(--muted)}
+.b-maintenance{--s:var(--maintenance)}.b-no_data,.b-unknown{--s:var(--muted)}
 .desc{margin:1rem 0;overflow-wrap:anywhere}
 .card{background:var(--card);border:1px solid var(--line);border-radius:.5rem}
 .list{list-style:none;margin:0;padding:0}
@@ -39,8 +39,20 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .name{font-weight:600;overflow-wrap:anywhere;min-width:0}
 .st{font-size:.875rem;font-weight:600;color:var(--s);white-space:nowrap}
 .st::before{content:"";display:inline-block;width:.625rem;height:.625rem;border-radius:50%;background:var(--s);margin-right:.375rem}
-.s-up{--s:var(--up)}.s-degraded{--s:var(--degraded)}.s-down{--s:var(--down)}.s-regional{--s:var(--degraded)}.s-unknown{--s:var(--none)}.s-maintenance{--s:var(--maintenance)}
+.s-up{--s:var(--up)}.s-degraded{--s:var(--degraded)}.s-down{--s:var(--down)}.s-regional{--s:var(--degraded)}.s-unknown{--s:var(--muted)}.s-maintenance{--s:var(--maintenance)}
 .s-paused,.s-pending{--s:var(--muted)}
+.st.wrap{white-space:normal}
+.vh{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.locs{list-style:none;margin:.5rem 0 0;padding:0;display:flex;flex-wrap:wrap;gap:.375rem}
+.loc{display:inline-flex;align-items:center;gap:.375rem;padding:.125rem .5rem;border:1px solid var(--line);border-radius:1rem;font-size:.8125rem;max-width:100%}
+.loc::before{content:"";flex:none;width:.5rem;height:.5rem;border-radius:50%;background:var(--s)}
+.loc-n{font-weight:600;overflow-wrap:anywhere;min-width:0}.loc-s{color:var(--muted)}
+.mos{margin:.75rem 0 0}
+.months{list-style:none;margin:0 0 .25rem;padding:0;display:grid;grid-template-columns:repeat(12,minmax(0,1fr));gap:2px}
+.mo{--s:var(--none);display:flex;flex-direction:column;align-items:center;padding:.25rem 0 .125rem;border-top:.25rem solid var(--s);background:color-mix(in srgb,var(--s) 10%,transparent);border-radius:2px;font-size:.75rem;line-height:1.3;min-width:0}
+.mo-up{--s:var(--up)}.mo-degraded{--s:var(--degraded)}.mo-down{--s:var(--down)}
+.mo-n{color:var(--muted)}.mo-v{font-weight:600;font-variant-numeric:tabular-nums;white-space:nowrap}
+.mo-none .mo-v{font-weight:400;color:var(--muted)}
 .cnote{margin:.25rem 0 0;font-size:.875rem;font-weight:600;color:var(--fg)}
 .cnote::before{content:"";display:inline-block;width:.25rem;height:.875rem;margin-right:.5rem;vertical-align:-.125rem;border-radius:1px;background:var(--down)}
 .tz{margin:.5rem 0 0}
@@ -68,7 +80,7 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .none{padding:1rem 1.25rem;color:var(--muted);margin:0}
 .site{margin-top:2.5rem;margin-bottom:2rem;color:var(--muted);font-size:.875rem;overflow-wrap:anywhere}
 .site nav{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin-top:.75rem}
-@media (max-width:40rem){.bars>:nth-child(-n+60),.long{display:none}.short{display:inline}.bars>:nth-child(-n+75):hover::after,.bars>:nth-child(-n+75):focus::after{right:auto;left:0}.banner,.comp,.inc{padding:.875rem}}
+@media (max-width:40rem){.months{grid-template-columns:repeat(6,minmax(0,1fr));row-gap:.25rem}.bars>:nth-child(-n+60),.long{display:none}.short{display:inline}.bars>:nth-child(-n+75):hover::after,.bars>:nth-child(-n+75):focus::after{right:auto;left:0}.banner,.comp,.inc{padding:.875rem}}
 `;
 
 const compact = (css: string) => css.replace(/\n/g, '');

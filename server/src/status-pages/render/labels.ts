@@ -1,5 +1,11 @@
 import type { IncidentState } from '@pagewatch/contract';
-import type { ComponentStatus, OverallStatus, PublicDay } from '../view-model.js';
+import type {
+  ComponentStatus,
+  OverallStatus,
+  PublicComponent,
+  PublicDay,
+  PublicLocation,
+} from '../view-model.js';
 
 export const overallLabel: Record<OverallStatus, string> = {
   operational: 'All systems operational',
@@ -7,6 +13,7 @@ export const overallLabel: Record<OverallStatus, string> = {
   partial_outage: 'Partial outage',
   major_outage: 'Major outage',
   maintenance: 'Maintenance in progress',
+  unknown: 'Some components’ status is unknown',
   no_data: 'No data yet',
 };
 
@@ -14,12 +21,38 @@ export const componentLabel: Record<ComponentStatus, string> = {
   up: 'Operational',
   degraded: 'Degraded performance',
   down: 'Outage',
-  regional: 'Outage in some regions',
+  // Amber: up from most places; the failing ones are named when the component shows locations.
+  regional: 'Degraded in some regions',
   unknown: 'Status unknown',
   maintenance: 'Under maintenance',
   paused: 'Not monitored',
   pending: 'No data yet',
 };
+
+/** A component's status in words: REGIONAL names where, when the page may say (ADR 66). */
+export function statusText(c: Pick<PublicComponent, 'status' | 'failing'>): string {
+  if (c.status === 'regional' && c.failing && c.failing.length > 0)
+    return `Degraded in ${c.failing.join(', ')}`;
+  return componentLabel[c.status];
+}
+
+export const locationLabel: Record<PublicLocation['status'], string> = {
+  up: 'Operational',
+  degraded: 'Degraded',
+  down: 'Failing',
+  unknown: 'Unknown',
+};
+
+const monthFormats = {
+  short: new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' }),
+  long: new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }),
+};
+
+/** "2026-03" → "Mar" and "March 2026". */
+export function monthName(month: string): { short: string; long: string } {
+  const at = new Date(`${month}-01T00:00:00Z`);
+  return { short: monthFormats.short.format(at), long: monthFormats.long.format(at) };
+}
 
 export const stateLabel: Record<IncidentState, string> = {
   investigating: 'Investigating',

@@ -23,6 +23,7 @@ function draft(layout: Record<string, string[]>): Draft {
         monitorName: name,
         displayName: '',
         description: '',
+        showLocations: false,
       })),
     })),
   };

@@ -13,6 +13,8 @@ export interface DraftComponent {
   monitorName: string;
   displayName: string;
   description: string;
+  /** The public page shows each location's status under it (ADR 66). */
+  showLocations: boolean;
 }
 
 export interface DraftSection {
@@ -62,7 +64,7 @@ export function emptyDraft(): Draft {
     description: '',
     customDomain: '',
     sections: [{ key: newKey('s'), title: 'Services', components: [] }],
-    show: { uptimeBars: true, latencyChart: false, currentLatency: false },
+    show: { uptimeBars: true, latencyChart: false, currentLatency: false, monthlyUptime: false },
     theme: { mode: 'auto', accent: '#2563eb' },
     footer: '',
     published: false,
@@ -106,6 +108,7 @@ export function toInput(d: Draft): StatusPageInput {
         monitorId: c.monitorId,
         displayName: c.displayName,
         description: c.description,
+        showLocations: c.showLocations,
       })),
     })),
     show: d.show,

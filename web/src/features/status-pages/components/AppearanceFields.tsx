@@ -46,6 +46,12 @@ export function AppearanceFields({ draft, set, errorFor }: Props) {
             checked={draft.show.currentLatency}
             onChange={(v) => show('currentLatency', v)}
           />
+          <CheckboxField
+            name="show.monthlyUptime"
+            label="Uptime per month, last 12 months"
+            checked={draft.show.monthlyUptime}
+            onChange={(v) => show('monthlyUptime', v)}
+          />
         </div>
       </fieldset>
       <div className="form__grid">

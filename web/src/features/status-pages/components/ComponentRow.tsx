@@ -1,7 +1,7 @@
 import type { DragEvent, KeyboardEvent } from 'react';
 import { Button } from '../../../components/ui/Button';
 import { Icon } from '../../../components/ui/Icon';
-import { TextInputField } from '../../monitors/components/form/controls';
+import { CheckboxField, TextInputField } from '../../monitors/components/form/controls';
 import type { DraftComponent } from '../draft';
 import { Grip } from './Grip';
 
@@ -96,6 +96,13 @@ export function ComponentRow(p: ComponentRowProps) {
             }}
           />
         </div>
+        <CheckboxField
+          name={`${p.path}.showLocations`}
+          label="Show each location’s status"
+          hint="When its monitor runs in more than one location; the failing ones are named."
+          checked={c.showLocations}
+          onChange={(v) => p.onChange({ showLocations: v })}
+        />
       </div>
       <div className="sp-comp__actions">
         <Button

@@ -179,6 +179,7 @@ export function SectionsEditor({
                       monitorName: m.name,
                       displayName: '',
                       description: '',
+                      showLocations: false,
                     },
                   ],
                 })
