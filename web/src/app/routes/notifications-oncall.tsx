@@ -1,5 +1,6 @@
 import '../../styles/account.css';
 import '../../styles/notifications.css';
+import '../../styles/oncall.css';
 import { RequireRole } from '../../features/auth/components/RequireRole';
 import { OnCallScreen } from '../../features/escalation/components/OnCallScreen';
 

@@ -2,150 +2,115 @@ import type { OnCallSchedule } from '@pagewatch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/Button';
+import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { CopyButton } from '../../../components/ui/CopyButton';
-import { Field } from '../../../components/ui/Field';
 import { ErrorNotice } from '../../../components/ui/Notice';
-import { TimeZonePicker } from '../../../components/ui/TimeZonePicker';
-import { formatDateTime } from '../../../lib/format';
-import { CheckboxField, TextInputField } from '../../monitors/components/form/controls';
+import { formatInstantIn } from '../../../lib/format';
 import { NotificationTabs } from '../../notifications/components/NotificationTabs';
-import { usersQuery } from '../../settings/api/users';
-import { onCallNowQuery, scheduleListQuery, useCreateSchedule } from '../api/oncall';
+import {
+  myFeedQuery,
+  onCallNowQuery,
+  scheduleListQuery,
+  timelineQuery,
+  useDeleteSchedule,
+} from '../api/oncall';
+import { OverridesPanel } from './oncall/OverridesPanel';
+import { ScheduleForm } from './oncall/ScheduleForm';
+import { Timeline } from './oncall/Timeline';
 
-const today = () => new Date().toISOString().slice(0, 10);
-
-/** A new weekly rotation: people in order, first day, handoff time and zone. */
-function ScheduleForm({ onDone }: { onDone: () => void }) {
-  const users = useQuery(usersQuery());
-  const create = useCreateSchedule();
-  const [name, setName] = useState('');
-  const [zone, setZone] = useState(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const [members, setMembers] = useState<number[]>([]);
-  const [startDate, setStartDate] = useState(today);
-  const [handoff, setHandoff] = useState('09:00');
-  const [days, setDays] = useState('7');
+/** A feed URL to paste into a calendar app, with its copy button. */
+function FeedLink({ url, label }: { url: string; label: string }) {
   return (
-    <form
-      className="panel section-gap"
-      aria-label="New on-call schedule"
-      onSubmit={(e) => {
-        e.preventDefault();
-        create.mutate(
-          {
-            name,
-            timeZone: zone,
-            layers: [
-              {
-                name: 'Rotation',
-                members,
-                startDate,
-                handoff,
-                lengthDays: Number(days),
-                restriction: null,
-              },
-            ],
-          },
-          { onSuccess: onDone },
-        );
-      }}
-    >
-      <h2 className="panel__title">New on-call schedule</h2>
-      <div className="form__grid form__grid--narrow">
-        <TextInputField
-          name="name"
-          label="Name"
-          kind="text"
-          input={{ value: name, onChange: (e) => setName(e.target.value) }}
-        />
-        <Field name="timeZone" label="Time zone">
-          {(p) => <TimeZonePicker {...p} value={zone} onChange={setZone} />}
-        </Field>
-        <TextInputField
-          name="startDate"
-          label="First shift starts on"
-          kind="text"
-          input={{ type: 'date', value: startDate, onChange: (e) => setStartDate(e.target.value) }}
-        />
-        <TextInputField
-          name="handoff"
-          label="Handoff time"
-          kind="text"
-          input={{ type: 'time', value: handoff, onChange: (e) => setHandoff(e.target.value) }}
-        />
-        <TextInputField
-          name="lengthDays"
-          label="Shift length (days)"
-          hint="7 for a weekly rotation."
-          kind="number"
-          input={{ value: days, onChange: (e) => setDays(e.target.value) }}
-        />
-      </div>
-      <fieldset className="esc-people">
-        <legend className="field__label">People, in the order they take over</legend>
-        {(users.data?.items ?? []).map((u) => (
-          <CheckboxField
-            key={u.id}
-            name={`member-${u.id}`}
-            label={`${u.name || u.email}${members.includes(u.id) ? ` (${members.indexOf(u.id) + 1})` : ''}`}
-            checked={members.includes(u.id)}
-            onChange={(on) =>
-              setMembers(on ? [...members, u.id] : members.filter((m) => m !== u.id))
-            }
-          />
-        ))}
-      </fieldset>
-      {create.error ? <ErrorNotice error={create.error} className="section-gap" /> : null}
-      <div className="actions__buttons section-gap">
-        <Button type="submit" variant="primary" busy={create.isPending}>
-          Save schedule
-        </Button>
-        <Button variant="ghost" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+    <div className="oncall-feed">
+      <code className="oncall-feed__url" title={url}>
+        {url}
+      </code>
+      <CopyButton text={url} label={label} size="sm" />
+    </div>
   );
 }
 
-/** One schedule: who is on call now, who is next, and its calendar feed. */
-function ScheduleCard({ schedule }: { schedule: OnCallSchedule }) {
+/** One schedule: now and next, the next 14 days, overrides, feed; edit and delete. */
+function ScheduleCard({
+  schedule,
+  onEdit,
+  onDelete,
+}: {
+  schedule: OnCallSchedule;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
   const now = useQuery(onCallNowQuery(schedule.id));
+  const timeline = useQuery(timelineQuery(schedule.id));
   const n = now.data;
+  const zone = schedule.timeZone;
   return (
-    <li className="panel esc-item" aria-label={schedule.name}>
-      <div>
-        <h2 className="panel__title">{schedule.name}</h2>
+    <li className="panel oncall-card" aria-label={schedule.name}>
+      <div className="oncall-card__head">
+        <div>
+          <h2 className="panel__title">{schedule.name}</h2>
+          <p className="muted">
+            {zone.replaceAll('_', ' ')} · {schedule.layers.length}{' '}
+            {schedule.layers.length === 1 ? 'layer' : 'layers'}
+          </p>
+        </div>
+        <div className="actions__buttons">
+          <Button size="sm" icon="edit" onClick={onEdit}>
+            Edit
+          </Button>
+          <Button size="sm" variant="ghost" icon="trash" onClick={onDelete}>
+            Delete
+          </Button>
+        </div>
+      </div>
+      <div className="oncall-now">
         <p data-testid="oncall-now">
           {n?.now ? (
             <>
-              On call now: <strong>{n.now.userName}</strong> until{' '}
-              <time dateTime={n.now.end}>{formatDateTime(n.now.end)}</time>
+              On call now: <strong>{n.now.userName}</strong>
+              {n.now.source === 'override' ? ' (override)' : ''} until{' '}
+              <time dateTime={n.now.end}>{formatInstantIn(n.now.end, zone)}</time>
             </>
+          ) : now.isPending ? (
+            '…'
           ) : (
             'Nobody is on call now.'
           )}
         </p>
         {n?.next && (
           <p data-testid="oncall-next">
-            Next: <strong>{n.next.userName}</strong> from{' '}
-            <time dateTime={n.next.start}>{formatDateTime(n.next.start)}</time>
+            Next: <strong>{n.next.userName}</strong>
+            {n.next.source === 'override' ? ' (override)' : ''} from{' '}
+            <time dateTime={n.next.start}>{formatInstantIn(n.next.start, zone)}</time>
           </p>
         )}
-        <p className="muted">
-          {schedule.timeZone.replaceAll('_', ' ')} · {schedule.layers.length}{' '}
-          {schedule.layers.length === 1 ? 'layer' : 'layers'} · {schedule.overrides.length}{' '}
-          {schedule.overrides.length === 1 ? 'override' : 'overrides'}
-        </p>
       </div>
-      {n && <CopyButton text={n.feedUrl} label="Copy calendar link" size="sm" />}
+      {now.error ? <ErrorNotice error={now.error} /> : null}
+      <h3 className="oncall-subtitle">Next 14 days</h3>
+      {timeline.data ? <Timeline timeline={timeline.data} /> : null}
+      {timeline.error ? <ErrorNotice error={timeline.error} /> : null}
+      <OverridesPanel schedule={schedule} upcoming={timeline.data?.final ?? []} />
+      {n && (
+        <section aria-label={`Calendar feed of ${schedule.name}`}>
+          <h3 className="oncall-subtitle">Calendar feed</h3>
+          <p className="muted">
+            Subscribe in a calendar app to see this schedule’s shifts. Anyone with the link can read
+            them.
+          </p>
+          <FeedLink url={n.feedUrl} label="Copy schedule feed" />
+        </section>
+      )}
     </li>
   );
 }
 
-/** On-call schedules (ADR 39): who is on call now and next; new weekly rotations. */
+/** On-call schedules (ADR 39, ADR 67): rotations in layers, overrides, timeline and feeds. */
 export function OnCallScreen() {
   const schedules = useQuery(scheduleListQuery());
-  const [adding, setAdding] = useState(false);
+  const myFeed = useQuery(myFeedQuery());
+  const remove = useDeleteSchedule();
+  const [editing, setEditing] = useState<OnCallSchedule | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<OnCallSchedule | null>(null);
   const items = schedules.data?.items ?? [];
   return (
     <>
@@ -155,23 +120,67 @@ export function OnCallScreen() {
           <h1 className="page-title">Notifications</h1>
           <p className="page-sub">On-call schedules: who is on call now, who is next.</p>
         </div>
-        {!adding && (
-          <Button variant="primary" icon="plus" onClick={() => setAdding(true)}>
+        {editing === null && (
+          <Button variant="primary" icon="plus" onClick={() => setEditing('new')}>
             New schedule
           </Button>
         )}
       </div>
       <NotificationTabs />
-      {adding && <ScheduleForm onDone={() => setAdding(false)} />}
+      {editing !== null && (
+        <ScheduleForm
+          key={editing === 'new' ? 'new' : editing.id}
+          schedule={editing === 'new' ? null : editing}
+          onDone={() => setEditing(null)}
+        />
+      )}
+      {myFeed.data && (
+        <section className="panel section-gap" aria-label="My shifts">
+          <h2 className="panel__title">My shifts in a calendar</h2>
+          <p className="muted">
+            Your own shifts over every schedule, overrides included. Keep the link private.
+          </p>
+          <FeedLink url={myFeed.data.url} label="Copy my feed" />
+        </section>
+      )}
       {schedules.error ? <ErrorNotice error={schedules.error} /> : null}
-      {items.length === 0 && !schedules.isPending && !adding && (
+      {items.length === 0 && !schedules.isPending && editing === null && (
         <p className="muted section-gap">No schedules yet.</p>
       )}
       <ul className="esc-list section-gap" aria-label="On-call schedules">
         {items.map((s) => (
-          <ScheduleCard key={s.id} schedule={s} />
+          <ScheduleCard
+            key={s.id}
+            schedule={s}
+            onEdit={() => {
+              setEditing(s);
+              window.scrollTo({ top: 0 });
+            }}
+            onDelete={() => {
+              remove.reset();
+              setDeleting(s);
+            }}
+          />
         ))}
       </ul>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete “${deleting?.name ?? ''}”?`}
+        confirmLabel="Delete schedule"
+        tone="danger"
+        busy={remove.isPending}
+        error={remove.error ? <ErrorNotice error={remove.error} /> : undefined}
+        onCancel={() => {
+          remove.reset();
+          setDeleting(null);
+        }}
+        onConfirm={() =>
+          deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })
+        }
+      >
+        Its overrides go with it. A schedule an escalation policy pages cannot be deleted: take it
+        out of the policy first.
+      </ConfirmDialog>
     </>
   );
 }
