@@ -44,4 +44,5 @@ export * from './probe-protocol.js';
 export * from './contact-methods.js';
 export * from './slos.js';
 export * from './reports.js';
+export * from './report-delivery.js';
 export * from './oidc.js';

@@ -185,22 +185,3 @@ export const Report = z.object({
   generatedAt: z.iso.datetime(),
 });
 export type Report = z.infer<typeof Report>;
-
-/** A read-only link to one report for a customer (ADR 55). */
-export const ReportLinkInput = z.strictObject({
-  query: z.record(z.string(), z.string()),
-  /** Days the link works; at most a year. */
-  days: z.number().int().min(1).max(366).default(30),
-});
-export const ReportLink = z.object({
-  id: z.number().int(),
-  url: z.string(),
-  expiresAt: z.iso.datetime(),
-  createdBy: z.string(),
-  createdAt: z.iso.datetime(),
-  revokedAt: z.iso.datetime().nullable(),
-  query: z.record(z.string(), z.string()),
-});
-export type ReportLink = z.infer<typeof ReportLink>;
-export const ReportLinkList = z.object({ items: z.array(ReportLink) });
-export const ReportLinkParams = z.strictObject({ id: z.coerce.number().int().positive() });

@@ -38,6 +38,8 @@ import { oncallRoutes } from './http/routes/api/oncall.js';
 import { contactMethodRoutes } from './http/routes/api/contact-methods.js';
 import { sloRoutes } from './http/routes/api/slos.js';
 import { reportRoutes } from './http/routes/api/reports.js';
+import { reportDeliveryRoutes } from './http/routes/api/report-delivery.js';
+import { reportLinkRoutes } from './http/routes/public/report-links.js';
 import { icalRoutes } from './http/routes/public/ical.js';
 import { ackRoutes } from './http/routes/public/ack.js';
 import { dependencyRoutes } from './http/routes/api/dependencies.js';
@@ -147,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Its own context: the form-body parser applies to these routes only.
   await app.register((child) => subscribeRoutes(child, deps.services));
   await app.register((child) => ackRoutes(child, deps.services));
+  await app.register((child) => reportLinkRoutes(child, deps.services));
   authRoutes(app, api, deps.services);
   oidcRoutes(app, api, deps.services);
   userRoutes(app, api, deps.services);
@@ -166,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   contactMethodRoutes(app, api, deps.services);
   sloRoutes(app, api, deps.services);
   reportRoutes(app, api, deps.services);
+  reportDeliveryRoutes(app, api, deps.services);
   icalRoutes(app, deps.services);
   clusterRoutes(app, api, deps.services);
   locationRoutes(app, api, deps.services);

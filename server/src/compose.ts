@@ -40,6 +40,7 @@ import { channelHealth } from './notify/channel-health.js';
 import { channelHealthRepository } from './db/repositories/channel-health.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startOfflineLocations } from './jobs/offline-locations.js';
+import { startReportSchedules } from './jobs/report-schedules.js';
 import { startSloJob, type SloJobOptions } from './slos/job.js';
 import { SloCounterStore } from './slos/store.js';
 import { startScheduledBackups } from './jobs/backups.js';
@@ -210,6 +211,8 @@ export async function composePagewatch(
   const housekeepingLease = singletons.lease('housekeeping');
   // A location whose probes all went silent raises one incident, once per deployment (ADR 56).
   const offlineLocationsLease = singletons.lease('offline-locations');
+  // Monthly report emails: each month once per deployment, caught up on takeover (ADR 65).
+  const reportSchedulesLease = singletons.lease('report-schedules');
   // Pruning history stays where the scheduler runs, as before; now once per deployment.
   const retentionLease = runsChecks ? singletons.lease('retention') : null;
   // Scheduled backups: once per deployment, by whichever process holds the lease.
@@ -406,6 +409,7 @@ export async function composePagewatch(
   let closing: Promise<void> | null = null;
   let housekeeping: SingletonJob | null = null;
   let offlineLocations: SingletonJob | null = null;
+  let reportSchedules: SingletonJob | null = null;
   let retention: SingletonJob | null = null;
   let backups: SingletonJob | null = null;
   let configFile: SingletonJob | null = null;
@@ -449,6 +453,11 @@ export async function composePagewatch(
       offlineLocations = runWhileHeld(
         offlineLocationsLease,
         () => startOfflineLocations(services, logger),
+        logger,
+      );
+      reportSchedules = runWhileHeld(
+        reportSchedulesLease,
+        () => startReportSchedules(services, logger),
         logger,
       );
       if (escalationsLease) {
@@ -497,6 +506,7 @@ export async function composePagewatch(
       (closing ??= (async () => {
         await housekeeping?.stop();
         await offlineLocations?.stop();
+        await reportSchedules?.stop();
         monitorSeries?.close();
         stopReporting?.();
         maintenance.stop();

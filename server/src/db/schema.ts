@@ -151,6 +151,59 @@ export interface AvailabilityCorrectionsTable {
   created_at: Millis;
 }
 
+export interface ReportSchedulesTable {
+  id: Generated<number>;
+  name: string;
+  subject_kind: string;
+  subject_id: string;
+  time_zone: string;
+  degraded_is_down: number;
+  /** JSON array: 'pdf' and/or 'csv'. */
+  formats: string;
+  /** JSON arrays of user ids and of email addresses. */
+  user_ids: string;
+  emails: string;
+  enabled: number;
+  /** The last month (YYYY-MM) whose deliveries were queued. */
+  queued_through: string;
+  created_by: string;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+export interface ReportDeliveriesTable {
+  id: Generated<number>;
+  schedule_id: number;
+  period: string;
+  recipient: string;
+  attempts: number;
+  next_attempt_at: Millis;
+  sent_at: Millis | null;
+  gave_up_at: Millis | null;
+  last_error: string | null;
+  created_at: Millis;
+}
+
+export interface ReportLinksTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the link's token; the token itself is never stored. */
+  token_hash: string;
+  name: string;
+  subject_kind: string;
+  subject_id: string;
+  range_kind: string;
+  period: string | null;
+  range_from: string | null;
+  range_to: string | null;
+  time_zone: string;
+  degraded_is_down: number;
+  expires_at: Millis | null;
+  revoked_at: Millis | null;
+  last_viewed_at: Millis | null;
+  created_by: string;
+  created_at: Millis;
+}
+
 export interface UsersTable {
   id: Generated<number>;
   email: string;
@@ -750,6 +803,9 @@ export interface DB {
   rollup_day: RollupTable;
   status_flips: StatusFlipsTable;
   availability_corrections: AvailabilityCorrectionsTable;
+  report_schedules: ReportSchedulesTable;
+  report_deliveries: ReportDeliveriesTable;
+  report_links: ReportLinksTable;
   incidents: IncidentsTable;
   incident_monitors: IncidentMonitorsTable;
   incident_updates: IncidentUpdatesTable;

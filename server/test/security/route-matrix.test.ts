@@ -51,6 +51,8 @@ const PUBLIC_PAGES = [
   /^\/ack\//,
   // On-call calendar feeds: the secret token in the URL is the credential (ADR 39).
   /^\/ical\//,
+  // Customer links to a report: the random token in the URL is the credential (ADR 65).
+  /^\/report\//,
   /^\/api\/docs(\/standalone\.js)?$/,
 ];
 // The probe protocol (ADR 56): the probe's bearer token is the proof, checked by its routes.
@@ -114,6 +116,9 @@ const STRICTER: Record<string, Access> = {
   'POST /api/v1/settings/delete-all-data': 'owner',
   // Turning password sign-in off for all but the owner could lock admins out: the owner's call.
   'PUT /api/v1/settings/sign-in/policy': 'owner',
+  // Report emails' recipients are personal data: those who may change the schedules see them.
+  'GET /api/v1/reports/schedules': 'editor',
+  'GET /api/v1/reports/schedules/:id': 'editor',
 };
 
 /**
@@ -304,6 +309,8 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
     // Public pages answer 404 for an unknown page or monitor, to anyone.
     // An acknowledgement link that is not valid: a page saying so, to anyone.
     if (url.startsWith('/ack/')) return url.replace(':token', '1.1.1.forged-signature-0123456789');
+    // A report link with an unknown token: the same 404 page to anyone (ADR 65).
+    if (url.startsWith('/report/')) return url.replace(':token', 'A'.repeat(43));
     // A feed with a wrong token: 404 to anyone.
     if (url.startsWith('/ical/')) return url.replace(':id', '1').replace(':file', 'forged.ics');
     if (url.startsWith('/status/') || url.startsWith('/badge/'))
@@ -392,6 +399,32 @@ describe.each(engines)('SPEC §6 route permissions on %s', (engine) => {
         const overrides = o.json<{ overrides: { id: number }[] }>().overrides;
         return url.replace(':id', String(id)).replace(':overrideId', String(overrides[0]!.id));
       }
+    } else if (resource === 'reports' && url.includes(':id')) {
+      // A fresh schedule or link each time: the call may delete or revoke it (ADR 65).
+      const m = await t.inject({
+        method: 'POST',
+        url: '/api/v1/monitors',
+        payload: monitorInput(),
+      });
+      const subject = { kind: 'monitor', id: String(m.json<{ id: number }>().id) };
+      const res = url.includes('/schedules/')
+        ? await t.inject({
+            method: 'POST',
+            url: '/api/v1/reports/schedules',
+            payload: {
+              name: `Matrix ${++seq}`,
+              subject,
+              formats: ['pdf'],
+              emails: ['a@example.com'],
+            },
+          })
+        : await t.inject({
+            method: 'POST',
+            url: '/api/v1/reports/links',
+            payload: { name: `Matrix ${++seq}`, subject },
+          });
+      const body = res.json<{ id?: number; link?: { id: number } }>();
+      id = body.id ?? body.link!.id;
     } else if (resource === 'slos') {
       // A fresh one each time: the call may delete it.
       const m = await t.inject({

@@ -272,6 +272,19 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
     });
     expect(schedule.statusCode, schedule.body).toBe(201);
     scheduleId = schedule.json<{ id: number }>().id;
+    // A customer link to a report (ADR 65): its token is shown once; the database keeps a hash.
+    const link = await t.inject({
+      method: 'POST',
+      url: '/api/v1/reports/links',
+      payload: { name: 'For Acme', subject: { kind: 'monitor', id: String(monitorId) } },
+    });
+    expect(link.statusCode, link.body).toBe(201);
+    secrets.set('report link token', link.json<{ url: string }>().url.split('/').at(-1)!);
+    const linkRow = await t.database.db
+      .selectFrom('report_links')
+      .select('token_hash')
+      .executeTakeFirstOrThrow();
+    secrets.set('report link token hash', linkRow.token_hash);
 
     // What the database holds instead of the secrets: hashes and sealed values.
     const users = await t.database.db
@@ -390,6 +403,8 @@ describe.each(engines)('secrets and security headers on %s', (engine) => {
         .replace('/notification-channels/:id', `/notification-channels/${channelId}`)
         .replace('/escalation-policies/:id', `/escalation-policies/${policyId}`)
         .replace('/oncall-schedules/:id', `/oncall-schedules/${scheduleId}`)
+        // An unknown report schedule: its 404 is scanned too.
+        .replace('/reports/schedules/:id', '/reports/schedules/1')
         .replace('/users/:userId/', `/users/${t.owner.userId}/`)
         .replace('/auth/oidc/:id', `/auth/oidc/${oidcProviderId}`)
         // Calendar feeds with a wrong token: their 404s are scanned too.

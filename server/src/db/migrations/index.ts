@@ -45,6 +45,7 @@ import { locationVerdicts } from './041-location-verdicts.js';
 import { contactMethods } from './043-contact-methods.js';
 import { quietHoursAndTagPolicies } from './044-quiet-hours-and-tag-policies.js';
 import { channelHealth } from './045-channel-health.js';
+import { reportDelivery } from './048-report-delivery.js';
 import { statusComponentLocations } from './050-status-component-locations.js';
 import { channelQuietHours } from './052-channel-quiet-hours.js';
 import { ownSchemaOnly } from './own-schema.js';
@@ -97,6 +98,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '043-contact-methods': contactMethods(engine),
     '044-quiet-hours-and-tag-policies': quietHoursAndTagPolicies(),
     '045-channel-health': channelHealth(),
+    '048-report-delivery': reportDelivery(engine),
     '050-status-component-locations': statusComponentLocations(),
     '052-channel-quiet-hours': channelQuietHours(),
   };

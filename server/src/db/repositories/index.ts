@@ -18,6 +18,7 @@ import { locationResultsRepository } from './location-results.js';
 import { monitorLocationsRepository } from './monitor-locations.js';
 import { loginFailuresRepository } from './login-failures.js';
 import { availabilityRepository } from './availability.js';
+import { reportDeliveryRepository } from './report-delivery.js';
 import { maintenanceRepository } from './maintenance.js';
 import { monitorsRepository } from './monitors.js';
 import { monitorBulkRepository } from './monitor-bulk.js';
@@ -59,6 +60,7 @@ export function repositories(database: Database) {
     browserRuns: browserRunsRepository(database.db),
     rollups: rollupsRepository(database.db),
     availability: availabilityRepository(database.db),
+    reportDelivery: reportDeliveryRepository(database.db),
     rollupImport: rollupImportRepository(database.db, database.engine),
     retention: retentionRepository(database.db),
     users: usersRepository(database.db, database.engine),

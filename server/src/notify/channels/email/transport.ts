@@ -25,6 +25,8 @@ export interface OutgoingMail {
   /** Without angle brackets; nodemailer makes one when absent. */
   messageId?: string;
   headers?: Record<string, string>;
+  /** Files attached (monthly report emails: the PDF and the CSV). */
+  attachments?: { filename: string; content: Buffer | string; contentType: string }[];
 }
 
 interface SmtpFailure extends Error {
@@ -79,6 +81,7 @@ export async function sendMail(
       html: mail.html,
       ...(mail.messageId ? { messageId: `<${mail.messageId}>` } : {}),
       headers: mail.headers ?? {},
+      ...(mail.attachments ? { attachments: mail.attachments } : {}),
     });
   } catch (err) {
     throw smtpError(err);
