@@ -55,8 +55,23 @@ export function channelHealth(deps: {
     fallbackId: number | null,
     rows: { event: AlertEvent; key: string }[],
   ) {
-    if (fallbackId === null) return;
+    if (fallbackId === null) return tellAdmins(channelId, rows);
     await health.queueFor(fallbackId, `fb:${channelId}`, rows, clock.now());
+    outbox.notify();
+  }
+
+  // No fallback (ADR 68): the notices go to the admins' own verified contact methods, at
+  // once; the copies of messages have nowhere to go and stay failed in the delivery log.
+  async function tellAdmins(channelId: number, rows: { event: AlertEvent; key: string }[]) {
+    for (const row of rows) {
+      if (row.event.kind !== 'channel.failing' && row.event.kind !== 'channel.recovered') continue;
+      const queued = await health.queueForAdmins(`fb:${channelId}`, row, clock.now());
+      if (queued === 0)
+        logger.warn(
+          { channelId, kind: row.event.kind },
+          'notifier: channel has no fallback and no admin has a verified contact method',
+        );
+    }
     outbox.notify();
   }
 

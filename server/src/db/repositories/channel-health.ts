@@ -2,6 +2,7 @@ import type { AlertEvent } from '@pagewatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema.js';
 import { insertFor } from './deliveries.js';
+import { insertForContacts } from './escalation-targets.js';
 
 /** A channel's delivery health as stored (ADR 62). */
 export interface ChannelHealthRow {
@@ -70,6 +71,36 @@ export function channelHealthRepository(db: Kysely<DB>) {
         .where('consecutive_failures', '=', seen)
         .executeTakeFirst();
       return Number(res.numUpdatedRows) > 0;
+    },
+
+    /**
+     * Queues a notice for every active admin's (and owner's) verified contact methods, at once
+     * (ADR 68: a failing channel with no fallback). Returns how many rows were queued: 0 when
+     * no admin has a verified contact method.
+     */
+    async queueForAdmins(
+      orderKey: string,
+      row: { event: AlertEvent; key: string },
+      now: number,
+    ): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const contacts = await trx
+          .selectFrom('users as u')
+          .innerJoin('contact_methods as c', 'c.user_id', 'u.id')
+          .select(['u.id as user_id', 'c.id as contact_id'])
+          .where('u.disabled', '=', 0)
+          .where('u.role', 'in', ['admin', 'owner'])
+          .where('c.verified_at', 'is not', null)
+          .orderBy('c.id')
+          .execute();
+        return insertForContacts(
+          trx,
+          contacts.map((c) => ({ userId: Number(c.user_id), contactId: Number(c.contact_id) })),
+          { event: row.event, key: row.key, orderKey, monitorId: null },
+          now,
+          { severity: 'critical', policyWindows: [] },
+        );
+      });
     },
 
     /** Queues events for a fallback channel in one stream per failing channel, in one go. */
