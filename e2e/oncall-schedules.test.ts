@@ -60,6 +60,8 @@ describe('on-call schedules in the UI', () => {
         ['phone', phone],
       ] as const) {
         await page.setViewportSize(viewport);
+        // From the top: a page scrolled by a click draws the sticky bar mid-page in full shots.
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({
           path: screenshotPath(`oncall-${name}-${size}-${scheme}`),
           fullPage: true,
@@ -219,6 +221,7 @@ describe('on-call schedules in the UI', () => {
     await expect
       .poll(() => refuse.textContent(), { timeout: 15_000 })
       .toContain('Escalation policy “Web pager” pages this schedule');
+    expect(await refuse.textContent()).toContain('Still in use');
     await shoot('delete-refused');
     await refuse.getByRole('button', { name: 'Cancel' }).click();
     expect(await card('Web team').count()).toBe(1);

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/Button';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { CopyButton } from '../../../components/ui/CopyButton';
-import { ErrorNotice } from '../../../components/ui/Notice';
+import { ErrorNotice, Notice } from '../../../components/ui/Notice';
+import { isApiError } from '../../../lib/api';
 import { formatInstantIn } from '../../../lib/format';
 import { NotificationTabs } from '../../notifications/components/NotificationTabs';
 import {
@@ -169,7 +170,15 @@ export function OnCallScreen() {
         confirmLabel="Delete schedule"
         tone="danger"
         busy={remove.isPending}
-        error={remove.error ? <ErrorNotice error={remove.error} /> : undefined}
+        error={
+          isApiError(remove.error) && remove.error.kind === 'conflict' ? (
+            <Notice tone="danger" title="Still in use" live>
+              {remove.error.detail}
+            </Notice>
+          ) : remove.error ? (
+            <ErrorNotice error={remove.error} />
+          ) : undefined
+        }
         onCancel={() => {
           remove.reset();
           setDeleting(null);

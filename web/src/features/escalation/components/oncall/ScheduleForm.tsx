@@ -169,7 +169,7 @@ function LayerFields({
   const at = `layers.${index}`;
   const set = (patch: Partial<LayerDraft>) => onChange({ ...layer, ...patch });
   return (
-    <li className="esc-step">
+    <li className="esc-step oncall-layer">
       <fieldset aria-label={`Layer ${index + 1}`}>
         <div className="oncall-layer__head">
           <legend className="panel__title">
