@@ -19,7 +19,10 @@ import type {
 export const LOOKING_INTO_IT = 'We’re looking into it.';
 
 /** A component's status: paused and maintenance win over what the checks say. */
-export function componentStatus(c: PublicComponentRecord, inMaintenance: boolean): ComponentStatus {
+export function componentStatus(
+  c: Pick<PublicComponentRecord, 'paused' | 'status'>,
+  inMaintenance: boolean,
+): ComponentStatus {
   if (c.paused) return 'paused';
   if (inMaintenance) return 'maintenance';
   return c.status === 'paused' || c.status === 'maintenance' ? 'pending' : c.status;
