@@ -187,6 +187,50 @@ describe('on-call schedules in the UI', () => {
     await shoot('two-layers');
   }, 90_000);
 
+  it('swaps a shift of Ben with one of Ana: two overrides, each takes the other’s', async () => {
+    const c = card('Web team');
+    await c.getByRole('button', { name: 'Add an override' }).click();
+    const form = c.getByRole('form', { name: 'New override' });
+    await form.getByRole('radio', { name: 'Swap two shifts' }).click();
+    const a = form.getByLabel('This shift');
+    const benShift = (await a.locator('option').allTextContents()).find((o) =>
+      o.startsWith('Ben Night:'),
+    )!;
+    await a.selectOption({ label: benShift });
+    const b = form.getByLabel('Swaps with');
+    const options = await b.locator('option').allTextContents();
+    // Only other people's shifts are offered.
+    expect(options.some((o) => o.startsWith('Ben Night:'))).toBe(false);
+    const anaShift = options.find((o) => o.startsWith('Ana Day:'))!;
+    await b.selectOption({ label: anaShift });
+    await shoot('swap-form');
+    await form.getByRole('button', { name: 'Swap shifts' }).click();
+
+    const list = c.getByRole('list', { name: 'Upcoming overrides' });
+    await expect.poll(() => list.getByRole('listitem').count(), { timeout: 15_000 }).toBe(3);
+    const items = await list.getByRole('listitem').allTextContents();
+    expect(items.filter((i) => i.startsWith('Ana Day covers'))).toHaveLength(1);
+    expect(items.filter((i) => i.startsWith('Ben Night covers'))).toHaveLength(2);
+    await expect
+      .poll(async () => (await finalRow(c)).some((l) => l.startsWith('Ana Day (override)')), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+
+    // Deleting one override from the list takes it off the timeline too.
+    await list
+      .getByRole('listitem')
+      .filter({ hasText: 'Ana Day covers' })
+      .getByRole('button', { name: /^Delete/ })
+      .click();
+    await expect.poll(() => list.getByRole('listitem').count(), { timeout: 15_000 }).toBe(2);
+    await expect
+      .poll(async () => (await finalRow(c)).some((l) => l.startsWith('Ana Day (override)')), {
+        timeout: 15_000,
+      })
+      .toBe(false);
+  }, 90_000);
+
   it('deletes a schedule no policy uses, and refuses one a policy pages', async () => {
     await page.getByRole('button', { name: 'New schedule' }).click();
     const form = page.getByRole('form', { name: 'New on-call schedule' });
