@@ -19,6 +19,7 @@ function useSections(): Section[] {
     { to: '/maintenance', label: 'Maintenance' },
     { to: '/status-pages', label: 'Status pages' },
     { to: '/slos', label: 'SLOs' },
+    { to: '/reports', label: 'Reports' },
     ...(atLeast(me.role, 'admin') ? [{ to: '/notifications', label: 'Notifications' }] : []),
     { to: '/settings', label: 'Settings' },
   ];

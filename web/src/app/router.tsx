@@ -37,6 +37,7 @@ export const router = createBrowserRouter([
           { path: 'incidents/:id', lazy: () => import('./routes/incident') },
           { path: 'maintenance', lazy: () => import('./routes/maintenance') },
           { path: 'slos', lazy: () => import('./routes/slos') },
+          { path: 'reports', lazy: () => import('./routes/reports') },
           { path: 'status-pages', lazy: () => import('./routes/status-pages') },
           { path: 'status-pages/new', lazy: () => import('./routes/status-page-new') },
           { path: 'status-pages/:id/edit', lazy: () => import('./routes/status-page-edit') },

@@ -2,6 +2,7 @@ import '../../styles/incidents.css';
 import '../../styles/account.css';
 import '../../styles/notifications.css';
 import '../../styles/slos.css';
+import '../../styles/reports.css';
 import { MonitorIncidents } from '../../features/incidents/components/MonitorIncidents';
 import { BadgePanel } from '../../features/monitors/components/BadgePanel';
 import { CertificatePanel } from '../../features/monitors/components/CertificatePanel';
@@ -16,6 +17,7 @@ import { displayOf } from '../../features/monitors/kinds/display';
 import { MonitorDeliveries } from '../../features/notifications/components/MonitorDeliveries';
 import { NoChannelNotice } from '../../features/notifications/components/NoChannelNotice';
 import { SloCard } from '../../features/slos/components/SloCard';
+import { CorrectionsPanel } from '../../features/reports/components/CorrectionsPanel';
 import { LocationsPanel } from '../../features/monitor-locations/LocationsPanel';
 import { WithMonitor } from './WithMonitor';
 
@@ -35,6 +37,7 @@ function MonitorRoute() {
             <LocationsPanel monitorId={monitor.id} />
             <LatencyPanel monitorId={monitor.id} />
             <SloCard monitorId={monitor.id} />
+            <CorrectionsPanel monitorId={monitor.id} />
             {monitor.lastDetails?.certificate && (
               <CertificatePanel certificate={monitor.lastDetails.certificate} />
             )}
