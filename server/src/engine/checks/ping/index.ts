@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { AssertionResult, IpFamily } from '@pagewatch/contract';
+import { programRunner, type ProgramExit } from '../../../lib/program-runner.js';
 import type { CheckContext, CheckRun } from '../types.js';
 import { noPhases } from '../types.js';
 import { CheckFailure, roundMs } from '../socket.js';
@@ -28,11 +28,7 @@ export interface PingCheckSpec {
 /** Output kept from the program: a summary is a few hundred bytes even for 20 packets. */
 const MAX_OUTPUT = 64 * 1024;
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Exit = ProgramExit;
 
 /** Resolves the name first (the dns phase), then pings the address; never throws. */
 export async function runPingCheck(spec: PingCheckSpec, ctx: CheckContext): Promise<CheckRun> {
@@ -94,45 +90,29 @@ function argsOf(spec: PingCheckSpec, address: string): string[] {
   ];
 }
 
-function ping(spec: PingCheckSpec, address: string, signal: AbortSignal): Promise<Exit> {
+async function ping(spec: PingCheckSpec, address: string, signal: AbortSignal): Promise<Exit> {
   const program = spec.program ?? process.env.PAGEWATCH_PING_PATH ?? 'ping';
-  return new Promise<Exit>((resolve, reject) => {
-    // Past the program's own deadline (-w) by a margin: a hung process is killed, not awaited.
-    const timer = setTimeout(() => child.kill('SIGKILL'), spec.timeoutMs + 1000);
-    const onAbort = (): void => {
-      child.kill('SIGKILL');
-    };
-    const child = spawn(program, argsOf(spec, address), {
-      stdio: ['ignore', 'pipe', 'pipe'],
+  let exit: Exit;
+  try {
+    // Started by the helper process, not this one: a fork of a big scheduler blocks its loop.
+    exit = await programRunner.run(program, argsOf(spec, address), {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
-      ...(spec.runAs ?? {}),
+      runAs: spec.runAs,
+      maxOutput: MAX_OUTPUT,
+      // Past the program's own deadline (-w) by a margin: a hung process is killed, not awaited.
+      killAfterMs: spec.timeoutMs + 1000,
+      signal,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => {
-      if (stdout.length < MAX_OUTPUT) stdout += s;
-    });
-    child.stderr.setEncoding('utf8').on('data', (s: string) => {
-      if (stderr.length < MAX_OUTPUT) stderr += s;
-    });
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    };
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      done();
-      if (err.code === 'ENOENT') reject(pingMissing(program));
-      else if (err.code === 'EACCES' || err.code === 'EPERM') reject(pingNotPermitted(err.code));
-      else reject(err);
-    });
-    child.on('close', (code) => {
-      done();
-      if (signal.aborted) {
-        reject(new CheckFailure('timeout', 'The check was stopped before the replies came'));
-      } else resolve({ code, stdout, stderr });
-    });
-  });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw pingMissing(program);
+    if (code === 'EACCES' || code === 'EPERM') throw pingNotPermitted(code);
+    throw err;
+  }
+  if (signal.aborted) {
+    throw new CheckFailure('timeout', 'The check was stopped before the replies came');
+  }
+  return exit;
 }
 
 const ms = (n: number | null): string => (n === null ? '–' : String(n));
