@@ -77,8 +77,26 @@ function secretField(inline: z.ZodType): z.ZodType<string> {
 const KeyList = (what: string) => z.array(ConfigKey).max(1000, `At most 1,000 ${what}`);
 
 /**
+ * Where a monitor is checked (ADR 58, ADR 70): location ids (they live on the server with their
+ * probes and tokens, never in files) and k of "down when k fail". Left out: `local` only and a
+ * majority, the defaults, so a document written before locations still means the same.
+ */
+const LocationIds = z
+  .array(z.string().trim().min(1).max(64))
+  .min(1, 'Choose at least one location')
+  .max(32, 'At most 32 locations')
+  .refine((ids) => new Set(ids).size === ids.length, 'A location is named only once');
+const Quorum = z
+  .number()
+  .int('Whole locations only')
+  .min(1, 'At least 1 location')
+  .max(32, 'At most 32 locations')
+  .nullable();
+
+/**
  * The fields a monitor has in the document: its input without `channelIds`, with `key` and
- * `channels` (channel keys; left out on create: the default channels, on update: unchanged).
+ * `channels` (channel keys; left out on create: the default channels, on update: unchanged),
+ * `locations` and `quorum`.
  */
 function monitorEntry<T extends z.ZodObject>(input: T) {
   const { channelIds: _ids, ...shape } = input.shape as T['shape'] & { channelIds: unknown };
@@ -87,11 +105,31 @@ function monitorEntry<T extends z.ZodObject>(input: T) {
       key: ConfigKey,
       ...(shape as Omit<T['shape'], 'channelIds'>),
       channels: KeyList('channels').optional(),
+      locations: LocationIds.optional(),
+      quorum: Quorum.optional(),
+    })
+    .check((payload) => {
+      const placed = payload.value as { locations?: string[]; quorum?: number | null };
+      const count = placed.locations?.length ?? 1;
+      if (placed.quorum != null && placed.quorum > count) {
+        payload.issues.push({
+          code: 'custom',
+          path: ['quorum'],
+          message: `At most ${count} (the locations chosen)`,
+          input: placed.quorum,
+        });
+      }
     })
     .check((payload) => {
       // The input's own rules across fields (timeout below interval, body matches its type…);
       // a field its own checks already faulted is not reported twice (messages come later).
-      const { key: _key, channels: _channels, ...rest } = payload.value as Record<string, unknown>;
+      const {
+        key: _key,
+        channels: _channels,
+        locations: _locations,
+        quorum: _quorum,
+        ...rest
+      } = payload.value as Record<string, unknown>;
       const checked = input.safeParse(rest);
       if (checked.success) return;
       const said = new Set(payload.issues.map((i) => `${i.path?.join('.')}\n${i.code}`));

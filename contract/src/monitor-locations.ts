@@ -1,11 +1,16 @@
 import { z } from 'zod';
 import { CheckOutcome } from './checks.js';
 
-/** A location a monitor may be checked from (the monitor form's choices). */
+/**
+ * A location a monitor may be checked from (the monitor form's choices), as every signed-in
+ * role may see it: its name and whether it reports, never its probes or tokens (ADR 70).
+ */
 export const LocationChoice = z.object({
   id: z.string(),
   name: z.string(),
   region: z.string().nullable(),
+  /** Null for `local` (this server); false while every probe of the location is silent. */
+  online: z.boolean().nullable(),
 });
 export type LocationChoice = z.infer<typeof LocationChoice>;
 

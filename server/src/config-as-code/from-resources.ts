@@ -30,6 +30,20 @@ const byKey = (map: ReadonlyMap<number, string>, id: number): string => {
   return key;
 };
 
+/**
+ * A placement as entry fields: none for the default (`local`, a majority), so documents and
+ * drift baselines from before locations stay equal.
+ */
+function placementFields(p?: { locations: readonly string[]; quorum: number | null }) {
+  if (!p) return {};
+  const locations = [...p.locations].sort();
+  const plain = locations.length === 1 && locations[0] === 'local';
+  return {
+    ...(plain ? {} : { locations }),
+    ...(p.quorum === null ? {} : { quorum: p.quorum }),
+  };
+}
+
 export function monitorEntryOf(
   m: MonitorRecord,
   key: string,
@@ -37,6 +51,8 @@ export function monitorEntryOf(
   secretValue?: SecretValue,
   /** Keys of the monitors this one's settings name (a group's members); unknown ids drop. */
   monitorKeys?: ReadonlyMap<number, string>,
+  /** Its locations and quorum; left out (the default) they are not written (ADR 70). */
+  placement?: { locations: readonly string[]; quorum: number | null },
 ): MonitorEntry {
   const entry: Record<string, unknown> = {
     key,
@@ -53,6 +69,7 @@ export function monitorEntryOf(
     ...structuredClone(m.settings),
     alerts: m.alerts ?? defaultAlertRules,
     channels: [...channelKeys].sort(),
+    ...placementFields(placement),
   };
   // A browser password from before passwords were sealed still counts as stored.
   const legacy = (m.settings as { basicAuth?: { password?: string } | null }).basicAuth?.password;

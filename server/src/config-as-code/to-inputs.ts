@@ -25,7 +25,7 @@ const idOf = (ids: Map<string, number>, key: string): number => {
 
 /** A monitor's input: its channel keys become ids (left out: defaults on create, kept on update). */
 export function monitorInput(entry: MonitorEntry, ids: KeyIds): MonitorInput {
-  const { key: _key, channels, ...rest } = entry;
+  const { key: _key, channels, locations: _locations, quorum: _quorum, ...rest } = entry;
   // Monitors the entry names by key (a group's members) are ids in the input.
   const field = referenceFieldOf(entry.type);
   const refs = field ? (rest as Record<string, unknown>)[field] : undefined;
@@ -36,6 +36,11 @@ export function monitorInput(entry: MonitorEntry, ids: KeyIds): MonitorInput {
       : {}),
     ...(channels === undefined ? {} : { channelIds: channels.map((k) => idOf(ids.channels, k)) }),
   } as MonitorInput;
+}
+
+/** Where an entry says a monitor is checked: left out, `local` only and a majority. */
+export function placementOf(entry: MonitorEntry): { locations: string[]; quorum: number | null } {
+  return { locations: [...(entry.locations ?? ['local'])].sort(), quorum: entry.quorum ?? null };
 }
 
 /** Keys of the monitors an entry names (a group's members): they must exist before it. */

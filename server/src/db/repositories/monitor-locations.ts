@@ -32,6 +32,35 @@ export function monitorLocationsRepository(db: Kysely<DB>) {
       return [...rows.filter((r) => r.id === 'local'), ...rows.filter((r) => r.id !== 'local')];
     },
 
+    /**
+     * Every monitor placed other than the default (`local` only, a majority): its locations
+     * (sorted; `local` when it has no rows) and quorum. The configuration document's view.
+     */
+    async placements(): Promise<Map<number, { locations: string[]; quorum: number | null }>> {
+      const [rows, quorums] = await Promise.all([
+        db
+          .selectFrom('monitor_locations')
+          .select(['monitor_id', 'location_id'])
+          .orderBy('location_id')
+          .execute(),
+        db
+          .selectFrom('monitors')
+          .select(['id', 'location_quorum'])
+          .where('location_quorum', 'is not', null)
+          .execute(),
+      ]);
+      const out = new Map<number, { locations: string[]; quorum: number | null }>();
+      const of = (id: number) => {
+        const found = out.get(id) ?? { locations: [], quorum: null };
+        out.set(id, found);
+        return found;
+      };
+      for (const r of rows) of(Number(r.monitor_id)).locations.push(r.location_id);
+      for (const q of quorums) of(Number(q.id)).quorum = q.location_quorum;
+      for (const p of out.values()) if (p.locations.length === 0) p.locations.push('local');
+      return out;
+    },
+
     /** A monitor's chosen locations (empty: `local` only) and quorum; null when it is gone. */
     async of(monitorId: number): Promise<{ locations: string[]; quorum: number | null } | null> {
       const m = await db

@@ -87,6 +87,10 @@ export function sameEntry(
   if (kind === 'monitors') {
     want.channels =
       want.channels === undefined ? stored.channels : [...(want.channels as string[])].sort();
+    // Written as an export writes them: the default placement is no fields at all (ADR 70).
+    const locations = want.locations === undefined ? ['local'] : [...(want.locations as string[])];
+    want.locations = canonical(locations) === '["local"]' ? undefined : locations.sort();
+    if (want.quorum === null) want.quorum = undefined;
   }
   return canonical(want) === canonical(stored);
 }

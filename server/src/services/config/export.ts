@@ -61,6 +61,7 @@ export function documentFromState(state: ConfigState, box: SecretBox): ConfigDoc
         (state.links.get(h.id) ?? []).map((id) => channelKeys.get(id) ?? String(id)),
         undefined,
         monitorKeys,
+        state.placements.get(h.id),
       ),
     ),
     statusPages: state.statusPages.map((h) =>

@@ -84,6 +84,7 @@ function makeLiveEntries(state: ConfigState, box: SecretBox): Record<ConfigKind,
         linked,
         (slot) => (slot.secretIndex === undefined ? credential : headers[slot.secretIndex]),
         monitorKeys,
+        state.placements.get(h.id),
       );
     }),
     statusPages: live(state.statusPages, (h, key) =>

@@ -21,6 +21,7 @@ import {
   maintenanceInput,
   monitorInput,
   monitorKeysNamed,
+  placementOf,
   statusPageInput,
   type KeyIds,
 } from '../../config-as-code/to-inputs.js';
@@ -30,6 +31,7 @@ import { createWindow, removeWindow, updateWindow } from '../maintenance/manage.
 import { createMonitor, createMonitors } from '../monitors/create.js';
 import { removeMonitor } from '../monitors/remove.js';
 import { updateMonitor } from '../monitors/update.js';
+import { setMonitorLocations } from '../monitor-locations/set.js';
 import { createChannel } from '../notification-channels/create.js';
 import { removeChannel } from '../notification-channels/remove.js';
 import { updateChannel } from '../notification-channels/update.js';
@@ -147,6 +149,12 @@ export function kindOps(
   const monitorKeys = keysById(state.monitors);
   const monitorsById = new Map(state.monitors.map((h) => [h.id, h.resource]));
   let monitorEntries: Map<number, Record<string, unknown>> | null = null;
+  // Locations are set after the monitor exists, and only when they differ from what is stored.
+  const place = async (id: number, entry: MonitorEntry) => {
+    const wanted = placementOf(entry);
+    const stored = state.placements.get(id) ?? { locations: ['local'], quorum: null };
+    if (canonical(wanted) !== canonical(stored)) await setMonitorLocations(tx, ctx, id, wanted);
+  };
   const liveMonitors = () =>
     (monitorEntries ??= new Map(
       liveEntries(state, tx.secrets).monitors.map((e) => [e.id, e.entry] as const),
@@ -166,8 +174,11 @@ export function kindOps(
         const stored = liveMonitors().get(h.id);
         return stored !== undefined && sameEntry('monitors', entry, stored);
       },
-      create: async (entry) =>
-        (await createMonitor(tx, ctx, parsed(MonitorInput, monitorInput(entry, ids)))).id,
+      create: async (entry) => {
+        const { id } = await createMonitor(tx, ctx, parsed(MonitorInput, monitorInput(entry, ids)));
+        await place(id, entry);
+        return id;
+      },
       names: (entry) => monitorKeysNamed(entry),
       createMany: async (fresh) => {
         const inputs = fresh.map(({ entry, at }) => {
@@ -177,7 +188,15 @@ export function kindOps(
             throw new EntryFailure(at, err);
           }
         });
-        return (await createMonitors(tx, ctx, inputs)).map((m) => m.id);
+        const created = (await createMonitors(tx, ctx, inputs)).map((m) => m.id);
+        for (const [i, { entry, at }] of fresh.entries()) {
+          try {
+            await place(created[i]!, entry);
+          } catch (err) {
+            throw new EntryFailure(at, err);
+          }
+        }
+        return created;
       },
       update: async (id, entry) => {
         const input = parsed(MonitorInput, monitorInput(entry, ids));
@@ -186,6 +205,16 @@ export function kindOps(
         const linked = [...new Set(state.links.get(id) ?? [])].sort((a, b) => a - b);
         const wanted = [...new Set(input.channelIds ?? [])].sort((a, b) => a - b);
         const same = input.channelIds !== undefined && canonical(linked) === canonical(wanted);
+        // A change of locations alone writes no monitor update (nor its audit line).
+        const stored = liveMonitors().get(id);
+        const { locations: _l, quorum: _q, ...unplaced } = entry;
+        if (
+          stored &&
+          sameEntry('monitors', unplaced, { ...stored, locations: undefined, quorum: undefined })
+        ) {
+          await place(id, entry);
+          return;
+        }
         await updateMonitor(
           tx,
           ctx,
@@ -193,6 +222,7 @@ export function kindOps(
           same ? { ...input, channelIds: undefined } : input,
           monitorsById.get(id),
         );
+        await place(id, entry);
       },
       remove: (id) => removeMonitor(tx, ctx, id),
     },

@@ -25,6 +25,14 @@ export interface ConfigState {
   links: Map<number, number[]>;
   /** Status page id → its logo as a data: URI, for the pages that have one. */
   logos: Map<number, string>;
+  /** Monitor id → its locations and quorum, for monitors not placed by default (ADR 70). */
+  placements: Map<number, MonitorPlacement>;
+}
+
+/** Where a monitor is checked: location ids, sorted, and k (null: a majority). */
+export interface MonitorPlacement {
+  locations: string[];
+  quorum: number | null;
 }
 
 async function hold<T extends { id: number }>(
@@ -66,6 +74,7 @@ export async function loadState(repos: Repositories): Promise<ConfigState> {
     maintenance: await hold(repos, 'maintenance', await repos.maintenance.list()),
     links,
     logos,
+    placements: await repos.monitorLocations.placements(),
   };
 }
 

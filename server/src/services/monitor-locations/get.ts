@@ -4,6 +4,8 @@ import type {
   LocationLatency,
   MonitorLocations,
 } from '@pagewatch/contract';
+import { LOCAL_LOCATION_ID } from '@pagewatch/contract';
+import { probeOnline } from '../../domain/locations.js';
 import { decideQuorum, freshForMs } from '../../domain/quorum/verdict.js';
 import { uptimePercent } from '../../domain/percentiles.js';
 import { notFound } from '../../lib/errors.js';
@@ -12,9 +14,29 @@ import type { ServiceDeps } from '../deps.js';
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Every location a monitor may be checked from (the monitor form's choices). */
-export async function locationChoices(deps: Pick<ServiceDeps, 'repos'>): Promise<LocationChoices> {
-  return { items: await deps.repos.monitorLocations.choices() };
+/**
+ * Every location a monitor may be checked from (the monitor form's choices) and whether it
+ * reports, as Settings → Locations says it to admins: not offline and a probe heard from.
+ */
+export async function locationChoices(
+  deps: Pick<ServiceDeps, 'repos' | 'clock'>,
+): Promise<LocationChoices> {
+  const now = deps.clock.now();
+  const [choices, locations, probes] = await Promise.all([
+    deps.repos.monitorLocations.choices(),
+    deps.repos.locations.list(),
+    deps.repos.locations.probes(),
+  ]);
+  const offline = new Set(locations.filter((l) => l.offlineSince !== null).map((l) => l.id));
+  const heard = new Set(
+    probes.filter((p) => probeOnline(p.lastHeartbeatAt, now)).map((p) => p.locationId),
+  );
+  return {
+    items: choices.map((c) => ({
+      ...c,
+      online: c.id === LOCAL_LOCATION_ID ? null : !offline.has(c.id) && heard.has(c.id),
+    })),
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { LocationDraft } from './useLocationDraft';
  */
 export function LocationsSection({ draft, type }: { draft: LocationDraft; type: string }) {
   const { data } = useQuery(locationChoicesQuery());
-  const choices = data?.items ?? [{ id: 'local', name: 'local', region: null }];
+  const choices = data?.items ?? [{ id: 'local', name: 'local', region: null, online: null }];
   const localOnly = type === 'push' || type === 'group';
   const n = draft.locations.length;
   return (
@@ -30,6 +30,11 @@ export function LocationsSection({ draft, type }: { draft: LocationDraft; type: 
               />
               <span dir="auto">{c.name}</span>
               {c.region && <span className="muted"> · {c.region}</span>}
+              {c.online === false && (
+                <span className="badge badge--unknown" title="No probe of this location reports">
+                  offline
+                </span>
+              )}
             </label>
           ))}
         </div>
