@@ -35,7 +35,10 @@ export interface ClusterObserver {
 export interface TickView {
   /** Live members, by id (this one included). */
   members: readonly LiveMember[];
-  /** Monotonic time the tick's first statement was sent: what its renewals are valid from. */
+  /**
+   * Monotonic time the tick's first renewal was sent: what its renewals are valid from. After
+   * the heartbeat and the member list, which set no lease's expiry (ADR 21, amended by ADR 72).
+   */
   startedAt: number;
 }
 
@@ -271,19 +274,22 @@ export class ClusterMember extends EventEmitter {
         await repo.register(this.record);
       }
       step('heartbeatMs', startedAt);
-      let at = this.now();
+      const at = this.now();
       this.live = await repo.liveMembers(this.timings.expireMs);
       step('membersMs', at);
-      at = this.now();
-      const view: TickView = { members: this.live, startedAt };
+      // The leases' expiry is set by the renewal statements alone (a taker looks at nothing
+      // else), each sent after this: valid from here, not from the heartbeat before it, so a
+      // heartbeat that waited for the write lock no longer eats into the margin (ADR 72).
+      const renewSentAt = this.now();
+      const view: TickView = { members: this.live, startedAt: renewSentAt };
       for (const p of this.participants) await p.renew(view);
-      step('renewMs', at);
-      if (!this.fresh(startedAt, gen)) {
+      step('renewMs', renewSentAt);
+      if (!this.fresh(renewSentAt, gen)) {
         // Which step was slow tells a stalled database from a process waiting for its turn.
         throw Object.assign(new StaleTick('the renewal came back too late'), steps);
       }
       this.dirty = false;
-      this.confirm(startedAt);
+      this.confirm(renewSentAt);
       this.options.observer?.renewal((this.now() - startedAt) / 1000);
       for (const p of this.participants) await p.rebalance(view);
       this.ticks += 1;

@@ -208,4 +208,25 @@ describe.each(engines)('partition leases on %s', (engine) => {
     expect(next.partitions.owned()).toHaveLength(1024);
     running.push(next);
   });
+
+  it('a heartbeat slow to get the write lock does not fence: renewals count from when they are sent (ADR 72)', async () => {
+    // Margin 3.5 s. Each heartbeat waits 2 s: counted from the tick's start, the next tick's
+    // renewal would come back at 4 s and fence; counted from the renewal, 2 s apart, it does not.
+    const timings = { renewMs: 200, expireMs: 4000, skewMs: 300 };
+    const slowed = await startMember(t.target, { name: 'slowed', timings, start: false });
+    running.push(slowed);
+    let fences = 0;
+    slowed.member.on('fenced', () => (fences += 1));
+    await slowed.member.start();
+    await until('the member to own everything', () =>
+      slowed.partitions.owned().length === 1024 ? true : undefined,
+    );
+    slowed.slow('heartbeat', 2000);
+    for (let i = 0; i < 4; i++) {
+      await sleep(2000);
+      expect(slowed.member.health().state).toBe('ok');
+      expect(slowed.partitions.owned()).toHaveLength(1024);
+    }
+    expect(fences).toBe(0);
+  }, 30_000);
 });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { ClusterMember, PartitionLeases, Singletons } from '../../src/cluster/index.js';
 import type { ClusterTimings } from '../../src/cluster/member.js';
@@ -15,26 +16,42 @@ export interface TestMember {
   database: Database;
   /** Makes every statement fail from now on, as if the database were out of reach. */
   cut(): void;
+  /** Makes the repository's `name` call wait this long first (a statement queued for the lock). */
+  slow(name: string, ms: number): void;
   close(): Promise<void>;
 }
 
-/** The repository with a switch that makes every call fail (a member that stops renewing). */
-function breakable(repo: ClusterRepository): { repo: ClusterRepository; cut(): void } {
+/**
+ * The repository with a switch that makes every call fail (a member that stops renewing), and
+ * delays before chosen calls (statements that wait for the write lock).
+ */
+function breakable(repo: ClusterRepository): {
+  repo: ClusterRepository;
+  cut(): void;
+  slow(name: string, ms: number): void;
+} {
   let cut = false;
+  const delays = new Map<string, number>();
   const wrap = <T extends object>(target: T): T =>
     new Proxy(target, {
       get(t, key, receiver) {
         const value = Reflect.get(t, key, receiver);
         if (typeof value === 'function') {
-          return (...args: unknown[]) =>
+          const call = (...args: unknown[]) =>
             cut
               ? Promise.reject(new Error('connection cut by the test'))
               : (value as (...a: unknown[]) => unknown).apply(t, args);
+          const delay = typeof key === 'string' ? delays.get(key) : undefined;
+          return delay ? (...args: unknown[]) => sleep(delay).then(() => call(...args)) : call;
         }
         return value && typeof value === 'object' ? wrap(value as object) : value;
       },
     });
-  return { repo: wrap(repo), cut: () => (cut = true) };
+  return {
+    repo: wrap(repo),
+    cut: () => (cut = true),
+    slow: (name, ms) => delays.set(name, ms),
+  };
 }
 
 /** A member with its own connection to the shared database, as another process would have. */
@@ -71,6 +88,7 @@ export async function startMember(
     singletons,
     database,
     cut: () => breaker.cut(),
+    slow: (name, ms) => breaker.slow(name, ms),
     close: async () => {
       await member.stop();
       await database.close();
