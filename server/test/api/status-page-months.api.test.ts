@@ -157,6 +157,6 @@ describe.each(engines)('monthly uptime on a status page on %s', (engine) => {
     expect(res.body).toContain(
       `<span class="vh">March 2026: </span><span class="mo-v">${formatPercent(march)}</span>`,
     );
-    expect(res.body).toContain('May 2025 – April 2026');
+    expect(res.body).toContain('May 2025 – Apr 2026');
   });
 });

@@ -68,7 +68,7 @@ describe('monthly uptime (ADR 66)', () => {
     expect(html).toContain(
       '<span class="vh">November 2026: </span><span class="mo-v">99.9%</span>',
     );
-    expect(html).toContain('December 2025 – November 2026');
+    expect(html).toContain('Dec 2025 – Nov 2026');
   });
 });
 

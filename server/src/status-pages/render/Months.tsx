@@ -30,7 +30,7 @@ export function Months({ months, name }: { months: PublicMonth[]; name: string }
         <div className="foot">
           <span>Monthly uptime</span>
           <span>
-            {monthName(first.month).long} – {monthName(last.month).long}
+            {monthName(first.month).year} – {monthName(last.month).year}
           </span>
         </div>
       ) : null}

@@ -45,13 +45,18 @@ export const locationLabel: Record<PublicLocation['status'], string> = {
 
 const monthFormats = {
   short: new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' }),
+  year: new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' }),
   long: new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }),
 };
 
-/** "2026-03" → "Mar" and "March 2026". */
-export function monthName(month: string): { short: string; long: string } {
+/** "2026-03" → "Mar", "Mar 2026" and "March 2026". */
+export function monthName(month: string): { short: string; year: string; long: string } {
   const at = new Date(`${month}-01T00:00:00Z`);
-  return { short: monthFormats.short.format(at), long: monthFormats.long.format(at) };
+  return {
+    short: monthFormats.short.format(at),
+    year: monthFormats.year.format(at),
+    long: monthFormats.long.format(at),
+  };
 }
 
 export const stateLabel: Record<IncidentState, string> = {
