@@ -66,7 +66,7 @@ describe('status page draft', () => {
     const input = toInput({ ...d, customDomain: '  ' });
     expect(input.customDomain).toBeNull();
     expect(input.sections?.[0]?.components).toEqual([
-      { monitorId: 1, displayName: '', description: '' },
+      { monitorId: 1, displayName: '', description: '', showLocations: false },
     ]);
   });
 });
