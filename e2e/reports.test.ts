@@ -85,7 +85,8 @@ describe('Reports in the UI', () => {
     await app?.stop();
   });
 
-  async function shoot(name: string) {
+  /** The page in both schemes and sizes; `part` also alone, to read it at phone width. */
+  async function shoot(name: string, part?: ReturnType<Page['locator']>) {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       for (const [size, viewport] of [
@@ -97,6 +98,7 @@ describe('Reports in the UI', () => {
           path: screenshotPath(`reports-${name}-${size}-${scheme}`),
           fullPage: true,
         });
+        await part?.screenshot({ path: screenshotPath(`reports-${name}-part-${size}-${scheme}`) });
       }
     }
     await page.emulateMedia({ colorScheme: 'light' });
@@ -211,12 +213,12 @@ describe('Reports in the UI', () => {
       await expect
         .poll(() => form.locator('[data-field="reason"]').textContent(), { timeout: 10_000 })
         .toContain('Say why this period is left out');
-      await shoot('correction-form');
+      await shoot('correction-form', panel);
       await form.getByLabel('Reason').fill('False positive: the probe lost its DNS');
       await form.getByRole('button', { name: 'Leave out this period' }).click();
       const item = panel.getByRole('listitem', { name: 'False positive: the probe lost its DNS' });
       await expect.poll(() => item.textContent(), { timeout: 10_000 }).toContain(app.owner.email);
-      await shoot('corrections');
+      await shoot('corrections', panel);
 
       await page.getByRole('link', { name: 'Reports' }).first().click();
       const report = page.getByRole('form', { name: 'Report' });
