@@ -24,6 +24,9 @@ function dayStarts(t: OnCallTimeline): { at: number; label: string }[] {
   for (let at = Math.ceil(from / 3_600_000) * 3_600_000; at < to; at += 3_600_000) {
     if (hour.format(at) === '00:00') out.push({ at, label: fmt.format(at) });
   }
+  // Today (already under way) gets its name too when there is room before tomorrow's.
+  if ((out[0]?.at ?? to) - from > (to - from) / 40)
+    out.unshift({ at: from, label: fmt.format(from) });
   // A label too near the right edge would be cut off: the line stays, the text goes.
   const last = to - (to - from) / 40;
   return out.map((d) => (d.at > last ? { ...d, label: '' } : d));
