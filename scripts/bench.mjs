@@ -29,6 +29,7 @@ const benches = [
   'failover-kills',
   'result-writes',
   'location-ingest',
+  'probe-throughput',
   'kuma-import',
   'bulk-2k',
   'config-10k',

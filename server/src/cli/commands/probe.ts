@@ -32,7 +32,10 @@ export const registerProbe: RegisterCommand = (program, contextOf) => {
     .option('--spool-max-age <seconds>', 'spooled results kept at most this long', '3600')
     .option('--spool-max-mb <mb>', 'the spool on disk at most this big', '256')
     .option('--chromium <path>', 'Chromium for browser checks (default: $PAGEWATCH_CHROMIUM_PATH)')
-    .option('--clock-skew-ms <ms>')
+    .option(
+      '--clock-skew-ms <ms>',
+      'tests only: shift the clock this probe reads by <ms> (a machine with a wrong clock)',
+    )
     .action(async (flags: ProbeFlags, cmd) => {
       const ctx = contextOf(cmd);
       const server = flags.server ?? ctx.env.PAGEWATCH_URL;
