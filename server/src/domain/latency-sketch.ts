@@ -30,13 +30,39 @@ function valueOf(index: number): number {
 }
 
 export class LatencySketch {
-  private readonly bins = new Map<number, number>();
+  /**
+   * Bucket counts for indexes offset … offset + bins.length - 1, dense: merging thousands of
+   * stored sketches (a year's report) adds into an array instead of a map. It grows to the
+   * range in use, typically under a hundred buckets.
+   */
+  private bins = new Float64Array(0);
+  private offset = 0;
   private zeros = 0;
   private total = 0;
 
   /** Number of values added or merged in. */
   get count(): number {
     return this.total;
+  }
+
+  /** Makes room for indexes lo … hi. */
+  private cover(lo: number, hi: number): void {
+    const len = this.bins.length;
+    if (len > 0 && lo >= this.offset && hi < this.offset + len) return;
+    // Headroom on the side that grows, so a sketch filled bucket by bucket copies rarely.
+    const pad = Math.max(16, len >> 1);
+    const from = Math.max(0, len === 0 || lo < this.offset ? lo - pad : this.offset);
+    const end = this.offset + len - 1;
+    const to = Math.min(MAX_INDEX, len === 0 || hi > end ? hi + pad : end);
+    const next = new Float64Array(to - from + 1);
+    if (len > 0) next.set(this.bins, this.offset - from);
+    this.bins = next;
+    this.offset = from;
+  }
+
+  private bump(index: number, n: number): void {
+    this.cover(index, index);
+    this.bins[index - this.offset]! += n;
   }
 
   /** Adds a latency in microseconds, `times` times. */
@@ -47,8 +73,7 @@ export class LatencySketch {
       this.zeros += times;
       return this;
     }
-    const i = indexOf(value);
-    this.bins.set(i, (this.bins.get(i) ?? 0) + times);
+    this.bump(indexOf(value), times);
     return this;
   }
 
@@ -56,7 +81,11 @@ export class LatencySketch {
   merge(other: LatencySketch): this {
     this.zeros += other.zeros;
     this.total += other.total;
-    for (const [i, n] of other.bins) this.bins.set(i, (this.bins.get(i) ?? 0) + n);
+    const len = other.bins.length;
+    if (len === 0) return this;
+    this.cover(other.offset, other.offset + len - 1);
+    const shift = other.offset - this.offset;
+    for (let i = 0; i < len; i += 1) this.bins[i + shift]! += other.bins[i]!;
     return this;
   }
 
@@ -72,10 +101,18 @@ export class LatencySketch {
       index += r.varint();
       const n = r.varint();
       if (index > MAX_INDEX) throw new Error('Corrupt latency sketch: bucket out of range');
-      this.bins.set(index, (this.bins.get(index) ?? 0) + n);
+      this.bump(index, n);
       this.total += n;
     }
     return this;
+  }
+
+  /** The buckets in use, ascending: [index, count]. */
+  private *used(): Generator<[number, number]> {
+    for (let i = 0; i < this.bins.length; i += 1) {
+      const n = this.bins[i]!;
+      if (n > 0) yield [i + this.offset, n];
+    }
   }
 
   /** Nearest-rank quantile (q in 0..1) within the relative accuracy; null when empty. */
@@ -86,16 +123,16 @@ export class LatencySketch {
   /** Several quantiles with one sort of the buckets. */
   quantiles(qs: readonly number[]): (number | null)[] {
     if (this.total === 0) return qs.map(() => null);
-    const keys = [...this.bins.keys()].sort((a, b) => a - b);
+    const used = [...this.used()];
     return qs.map((q) => {
       const rank = Math.min(this.total, Math.max(1, Math.ceil(q * this.total)));
       if (rank <= this.zeros) return 0;
       let seen = this.zeros;
-      for (const k of keys) {
-        seen += this.bins.get(k) ?? 0;
+      for (const [k, n] of used) {
+        seen += n;
         if (seen >= rank) return valueOf(k);
       }
-      return valueOf(keys.at(-1) ?? 0);
+      return valueOf(used.at(-1)?.[0] ?? 0);
     });
   }
 
@@ -104,14 +141,14 @@ export class LatencySketch {
    * ascending index order, all as unsigned LEB128 varints: about 2 bytes per bucket in use.
    */
   serialize(): Uint8Array {
-    const keys = [...this.bins.keys()].sort((a, b) => a - b);
-    const w = new Writer(2 + keys.length * 4);
+    const used = [...this.used()];
+    const w = new Writer(2 + used.length * 4);
     w.byte(FORMAT_VERSION);
     w.varint(this.zeros);
     let prev = 0;
-    for (const k of keys) {
+    for (const [k, n] of used) {
       w.varint(k - prev);
-      w.varint(this.bins.get(k) ?? 0);
+      w.varint(n);
       prev = k;
     }
     return w.bytes();

@@ -15,6 +15,18 @@ const chunks = <T>(list: readonly T[], size: number): T[][] => {
   return out;
 };
 
+/** Spans of one level with overlapping or adjacent bucket ranges joined. */
+function mergeSpans(spans: readonly Span[]): Span[] {
+  const sorted = [...spans].sort((a, b) => a.from - b.from);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out.at(-1);
+    if (last && s.from <= last.to + levelMs[s.level]) last.to = Math.max(last.to, s.to);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
 export interface CorrectionRecord {
   id: number;
   monitorId: number;
@@ -126,6 +138,70 @@ export function availabilityRepository(db: Kysely<DB>) {
 
     latency: (monitorIds: readonly number[], spans: readonly Span[]) =>
       readLatency(db, monitorIds, spans),
+
+    /**
+     * Counts and latency of these monitors' buckets in `spans`, each stored row read once
+     * (overlapping spans merged first): what a report needs, in one pass over the rollups.
+     */
+    async rollups(
+      monitorIds: readonly number[],
+      spans: readonly Span[],
+    ): Promise<{ counts: CountedBucket[]; latency: LatencyBucket[] }> {
+      const counts: CountedBucket[] = [];
+      const latency: LatencyBucket[] = [];
+      for (const level of rollupLevels) {
+        const mine = mergeSpans(spans.filter((s) => s.level === level));
+        for (const ids of chunks(monitorIds, ID_CHUNK)) {
+          for (const part of chunks(mine, SPAN_CHUNK)) {
+            const rows = await db
+              .selectFrom(tableOf(level))
+              .select([
+                'monitor_id',
+                'bucket',
+                'checks',
+                'up',
+                'degraded',
+                'down',
+                'latency_sketch',
+                'latency_count',
+                'latency_min_us',
+                'latency_max_us',
+              ])
+              .where('monitor_id', 'in', ids)
+              .where((eb) =>
+                eb.or(
+                  part.map((s) => eb.and([eb('bucket', '>=', s.from), eb('bucket', '<=', s.to)])),
+                ),
+              )
+              .execute();
+            for (const r of rows) {
+              const monitorId = Number(r.monitor_id);
+              const bucket = Number(r.bucket);
+              counts.push({
+                monitorId,
+                bucket,
+                size: levelMs[level],
+                checks: Number(r.checks),
+                up: Number(r.up),
+                degraded: Number(r.degraded),
+                down: Number(r.down),
+              });
+              const latencyCount = Number(r.latency_count);
+              if (latencyCount <= 0) continue;
+              latency.push({
+                monitorId,
+                bucket,
+                sketch: r.latency_sketch,
+                latencyCount,
+                latencyMinUs: r.latency_min_us === null ? null : Number(r.latency_min_us),
+                latencyMaxUs: r.latency_max_us === null ? null : Number(r.latency_max_us),
+              });
+            }
+          }
+        }
+      }
+      return { counts, latency };
+    },
 
     async correction(id: number): Promise<CorrectionRecord | null> {
       const row = await db

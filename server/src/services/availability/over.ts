@@ -54,6 +54,8 @@ export async function availabilityOver(
   monitorIds: readonly number[],
   periods: readonly Interval[],
   policy: AvailabilityPolicy = defaultPolicy,
+  /** The monitors' buckets over the periods, when the caller has read them already. */
+  counted?: readonly CountedBucket[],
 ): Promise<Map<number, MonitorAvailability>> {
   const out = new Map<number, MonitorAvailability>();
   if (monitorIds.length === 0 || periods.length === 0) return out;
@@ -63,7 +65,7 @@ export async function availabilityOver(
     end: Math.max(...periods.map((p) => p.end)),
   };
   const [rows, windows, corrections, retention] = await Promise.all([
-    deps.repos.availability.counts(monitorIds, uniqueSpans(readSpans(periods))),
+    counted ?? deps.repos.availability.counts(monitorIds, uniqueSpans(readSpans(periods))),
     policy.excludeMaintenance ? deps.repos.maintenance.list() : Promise.resolve([]),
     deps.repos.availability.corrections(monitorIds, whole.start, whole.end),
     deps.settings?.get('retention'),

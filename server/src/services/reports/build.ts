@@ -1,5 +1,10 @@
 import type { Report, ReportMonitor } from '@pagewatch/contract';
-import { outageFigures, readSpans, type Interval } from '../../domain/availability/index.js';
+import {
+  outageFigures,
+  readSpans,
+  uniqueSpans,
+  type Interval,
+} from '../../domain/availability/index.js';
 import { periodPercentiles } from '../../domain/reports/latency.js';
 import { reportRange, type RangeRequest } from '../../domain/reports/range.js';
 import type { LatencyBucket } from '../../db/repositories/availability.js';
@@ -52,11 +57,16 @@ export async function buildReport(deps: ServiceDeps, q: ReportRequest): Promise<
   const ids = subject.monitors.map((m) => m.id);
   const whole = { start: range.start, end: range.end };
   const policy = { degradedCountsAsDown: q.degradedIsDown, excludeMaintenance: true };
-  const [avail, outages, latency] = await Promise.all([
-    availabilityOver(deps, ids, [whole, ...range.periods], policy),
+  // One read of the rollups for every monitor: counts for the availability, sketches for
+  // the percentiles (the periods tile the range, so their buckets are the range's).
+  const spans = uniqueSpans(readSpans([whole, ...range.periods]));
+  const [rollups, outages] = await Promise.all([
+    deps.repos.availability.rollups(ids, spans),
     deps.repos.availability.outages(ids, range.start, range.end, now),
-    deps.repos.availability.latency(ids, readSpans(range.periods)),
   ]);
+  const periods = [whole, ...range.periods];
+  const avail = await availabilityOver(deps, ids, periods, policy, rollups.counts);
+  const latency = rollups.latency;
   const latencyOf = groupBy(latency);
   const outagesOf = new Map<number, Interval[]>();
   for (const o of outages) outagesOf.set(o.monitorId, [...(outagesOf.get(o.monitorId) ?? []), o]);
