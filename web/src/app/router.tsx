@@ -38,6 +38,7 @@ export const router = createBrowserRouter([
           { path: 'maintenance', lazy: () => import('./routes/maintenance') },
           { path: 'slos', lazy: () => import('./routes/slos') },
           { path: 'reports', lazy: () => import('./routes/reports') },
+          { path: 'reports/delivery', lazy: () => import('./routes/report-delivery') },
           { path: 'status-pages', lazy: () => import('./routes/status-pages') },
           { path: 'status-pages/new', lazy: () => import('./routes/status-page-new') },
           { path: 'status-pages/:id/edit', lazy: () => import('./routes/status-page-edit') },
