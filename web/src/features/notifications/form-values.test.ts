@@ -27,6 +27,7 @@ const saved: NotificationChannel = {
   monitorCount: 2,
   fallbackChannelId: null,
   failThreshold: 3,
+  quietHours: { windows: [], rerouteChannelId: null },
   health: { consecutiveFailures: 0, failing: false, lastError: null },
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',

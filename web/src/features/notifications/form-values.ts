@@ -3,6 +3,7 @@ import {
   type ChannelCreateInput,
   type ChannelKind,
   type NotificationChannel,
+  type QuietHoursWindow,
 } from '@pagewatch/contract';
 import { channelKindSpecs, type FieldSpec } from './kinds';
 
@@ -20,6 +21,9 @@ export interface ChannelValues {
   /** Delivery safety (ADR 62): the fallback channel's id ('' for none) and its threshold. */
   fallbackChannelId: string;
   failThreshold: string;
+  /** Quiet hours (ADR 68): windows, and the channel warnings go to meanwhile ('' to wait). */
+  quietWindows: QuietHoursWindow[];
+  quietRerouteChannelId: string;
 }
 
 export const fieldKey = (f: FieldSpec) => `${f.part}.${f.key}`;
@@ -48,6 +52,8 @@ export function emptyChannel(kind: ChannelKind = 'webhook'): ChannelValues {
     secretsSet: [],
     fallbackChannelId: '',
     failThreshold: '3',
+    quietWindows: [],
+    quietRerouteChannelId: '',
   };
 }
 
@@ -76,6 +82,9 @@ export function fromChannel(c: NotificationChannel): ChannelValues {
     secretsSet: c.secretsSet,
     fallbackChannelId: c.fallbackChannelId === null ? '' : String(c.fallbackChannelId),
     failThreshold: String(c.failThreshold),
+    quietWindows: c.quietHours.windows,
+    quietRerouteChannelId:
+      c.quietHours.rerouteChannelId === null ? '' : String(c.quietHours.rerouteChannelId),
   };
 }
 
@@ -130,6 +139,10 @@ export function toChannelInput(v: ChannelValues): ChannelCreateInput {
     secrets,
     fallbackChannelId: v.fallbackChannelId === '' ? null : Number(v.fallbackChannelId),
     failThreshold: v.failThreshold.trim() === '' ? 3 : Number(v.failThreshold),
+    quietHours: {
+      windows: v.quietWindows,
+      rerouteChannelId: v.quietRerouteChannelId === '' ? null : Number(v.quietRerouteChannelId),
+    },
   };
 }
 

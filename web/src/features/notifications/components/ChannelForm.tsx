@@ -28,6 +28,7 @@ import {
 } from '../form-values';
 import { channelKindSpecs, templatePlaceholders } from '../kinds';
 import { KindFields } from './KindFields';
+import { QuietHoursFields } from './QuietHoursFields';
 import { TestResultNotice } from './TestResultNotice';
 
 /** "config.to.0" and "config.headers.1.name" belong to the field "config.to" / "config.headers". */
@@ -296,6 +297,14 @@ export function ChannelForm({ channel, onSaved, onCancel }: ChannelFormProps) {
           />
         </div>
       </fieldset>
+
+      <QuietHoursFields
+        windows={v.quietWindows}
+        rerouteChannelId={v.quietRerouteChannelId}
+        channels={fallbackOptions.slice(1)}
+        error={errorFor('quietHours')}
+        onChange={(p) => patch(p, ['quietHours'])}
+      />
 
       <div className="form__footer">
         {shownErrors > 0 && (
