@@ -124,7 +124,7 @@ describe('locations on a status page (ADR 66)', () => {
     expect(html).toContain(
       '<span class="loc-n" dir="auto">&lt;script&gt;alert(1)&lt;/script&gt;</span>',
     );
-    expect(html).toContain('class="st s-regional wrap"');
+    expect(html).toContain('class="st s-regional st-long"');
     expect(html).toContain('aria-label="Status of API by location"');
   });
 

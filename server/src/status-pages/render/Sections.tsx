@@ -11,7 +11,7 @@ function Component({ c }: { c: PublicComponent }) {
         <h3 className="name" dir="auto">
           {c.name}
         </h3>
-        <span className={`st s-${c.status}${c.failing?.length ? ' wrap' : ''}`}>
+        <span className={`st s-${c.status}${c.failing?.length ? ' st-long' : ''}`}>
           {statusText(c)}
         </span>
       </div>

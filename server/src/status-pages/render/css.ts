@@ -41,7 +41,7 @@ h3{font-size:1rem;margin:0;overflow-wrap:anywhere}
 .st::before{content:"";display:inline-block;width:.625rem;height:.625rem;border-radius:50%;background:var(--s);margin-right:.375rem}
 .s-up{--s:var(--up)}.s-degraded{--s:var(--degraded)}.s-down{--s:var(--down)}.s-regional{--s:var(--degraded)}.s-unknown{--s:var(--muted)}.s-maintenance{--s:var(--maintenance)}
 .s-paused,.s-pending{--s:var(--muted)}
-.st.wrap{white-space:normal;text-align:right}
+.st-long{white-space:normal;text-align:right}
 .vh{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .locs{list-style:none;margin:.5rem 0 0;padding:0;display:flex;flex-wrap:wrap;gap:.375rem}
 .loc{display:inline-flex;align-items:center;gap:.375rem;padding:.125rem .5rem;border:1px solid var(--line);border-radius:1rem;font-size:.8125rem;max-width:100%}
