@@ -35,6 +35,11 @@ export const AlertRules = z.strictObject({
   renotifyBackoff: z.enum(['fixed', 'linear', 'exponential']).default('fixed'),
   notifyRecovery: z.boolean().default(alertDefaults.notifyRecovery),
   notifyDegraded: z.boolean().default(alertDefaults.notifyDegraded),
+  /**
+   * Alert when it goes REGIONAL (some of its locations fail, fewer than its quorum), naming
+   * them, and when it leaves it (ADR 70). Off by default: a lone failing place may be noise.
+   */
+  notifyRegional: z.boolean().default(false),
   flapThreshold: z
     .number()
     .int('Whole numbers only')

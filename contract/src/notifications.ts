@@ -277,6 +277,7 @@ export const alertEventKinds = [
   'monitor.down',
   'monitor.up',
   'monitor.degraded',
+  'monitor.regional',
   'monitor.still_down',
   'monitor.flapping',
   'monitor.settled',

@@ -102,6 +102,7 @@ describe('default message', () => {
       'Shop API is down',
       'Shop API is up',
       'Shop API is degraded',
+      'Shop API is down in some locations',
       'Shop API is still down',
       'Shop API is flapping',
       'Shop API settled: down',

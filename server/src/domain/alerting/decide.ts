@@ -44,6 +44,7 @@ export const announcingKinds: ReadonlySet<AlertEventKind> = new Set([
   'monitor.down',
   'heartbeat.missed',
   'monitor.degraded',
+  'monitor.regional',
   'monitor.still_down',
 ]);
 
@@ -134,7 +135,15 @@ function statusAlerts(
       s.announced = 'degraded';
       return [{ ...event('monitor.degraded'), previousStatus: previous, cause: cause(f, s) }];
     }
-    return s.announced === 'down' ? recover(rules, s, f, event) : [];
+    return s.announced === 'down' || s.announced === 'regional' ? recover(rules, s, f, event) : [];
+  }
+  if (f.status === 'regional' && s.announced !== 'regional' && rules.notifyRegional) {
+    // Its cause names the failing locations (ADR 58); leaving it is a `monitor.up` or a DOWN.
+    const previous = s.announced ?? f.flip?.from ?? null;
+    if (s.announced === null) s.outageStart = f.at;
+    s.announced = 'regional';
+    s.reminders = 0;
+    return [{ ...event('monitor.regional'), previousStatus: previous, cause: cause(f, s) }];
   }
   if (f.status === 'up' && s.announced !== null) return recover(rules, s, f, event);
   return [];

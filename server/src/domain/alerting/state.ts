@@ -5,8 +5,11 @@ import type { MonitorStatus } from '@pagewatch/contract';
  * read on every result write and written only when it changes.
  */
 export interface AlertState {
-  /** The bad status people were last told about (down or degraded); null: nothing to recover from. */
-  announced: 'down' | 'degraded' | null;
+  /**
+   * The bad status people were last told about (down, degraded or regional); null: nothing to
+   * recover from.
+   */
+  announced: 'down' | 'degraded' | 'regional' | null;
   /** When the announced outage began (its first failure), for `monitor.up`'s outageMs. */
   outageStart: number | null;
   /** Confirmed-down checks at the last down or still-down alert. */

@@ -87,6 +87,12 @@ function monitorWording(e: AlertEvent, name: string): Wording {
     }
     case 'monitor.degraded':
       return w(`${name} is degraded`, 'warning', (x) => `${x(name)} is degraded${because(x)}.`);
+    case 'monitor.regional':
+      return w(
+        `${name} is down in some locations`,
+        'warning',
+        (x) => `${x(name)} is down in some locations${because(x)}.`,
+      );
     case 'monitor.still_down':
       return w(
         `${name} is still down`,

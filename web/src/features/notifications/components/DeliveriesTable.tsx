@@ -21,6 +21,7 @@ const eventLabels: Record<string, string> = {
   'monitor.down': 'Down',
   'monitor.up': 'Recovered',
   'monitor.degraded': 'Degraded',
+  'monitor.regional': 'Regional',
   'monitor.still_down': 'Still down',
   'monitor.flapping': 'Flapping',
   'monitor.settled': 'Settled',

@@ -151,6 +151,7 @@ export interface FormValues {
   alertRenotifyBackoff: 'fixed' | 'linear' | 'exponential';
   alertRecovery: boolean;
   alertDegraded: boolean;
+  alertRegional: boolean;
   alertFlapThreshold: string;
   alertFlapWindow: string;
   /** Critical alerts break through quiet hours; warnings may wait (ADR 39). */
@@ -268,6 +269,7 @@ export const emptyValues = (type: MonitorType = 'http'): FormValues => ({
   alertRenotifyBackoff: 'fixed',
   alertRecovery: alertDefaults.notifyRecovery,
   alertDegraded: alertDefaults.notifyDegraded,
+  alertRegional: false,
   alertFlapThreshold: String(alertDefaults.flapThreshold),
   alertFlapWindow: String(alertDefaults.flapWindowS),
   alertSeverity: 'critical',
@@ -294,6 +296,7 @@ export function fromMonitor(m: Monitor): FormValues {
     alertRenotifyBackoff: m.alerts.renotifyBackoff ?? 'fixed',
     alertRecovery: m.alerts.notifyRecovery,
     alertDegraded: m.alerts.notifyDegraded,
+    alertRegional: m.alerts.notifyRegional,
     alertFlapThreshold: String(m.alerts.flapThreshold),
     alertFlapWindow: String(m.alerts.flapWindowS),
     alertSeverity: m.alerts.severity,
@@ -382,6 +385,7 @@ export function toDraft(v: FormValues): DraftResult {
       renotifyBackoff: v.alertRenotifyBackoff,
       notifyRecovery: v.alertRecovery,
       notifyDegraded: v.alertDegraded,
+      notifyRegional: v.alertRegional,
       flapThreshold: num('alertFlapThreshold'),
       flapWindowS: num('alertFlapWindow'),
       severity: v.alertSeverity,

@@ -164,6 +164,12 @@ export function AlertsSection({ v, set, errorFor, text }: SectionProps) {
         checked={v.alertDegraded}
         onChange={(on) => set('alertDegraded', on)}
       />
+      <CheckboxField
+        name="alerts.notifyRegional"
+        label="Alert when it fails in some locations (Regional), and when that ends"
+        checked={v.alertRegional}
+        onChange={(on) => set('alertRegional', on)}
+      />
     </fieldset>
   );
 }
