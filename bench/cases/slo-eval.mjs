@@ -7,7 +7,10 @@
 // 5) passes a minute apart (fake clock), each after one new minute of rollups for every
 // monitor was written (the writes are the result writer's cost, not measured). Reported: the
 // process CPU of each pass and the share of a 60 s interval it takes.
-// BENCH_SERVER_DIST points at another build of the server (default server/dist).
+// BENCH_SERVER_DIST points at another build of the server (default server/dist); BENCH_CPU_PROF=<dir>
+// writes a V8 CPU profile of the steady passes alone (bench/tools/profile-summary.mjs reads it).
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -102,13 +105,33 @@ await runBench('slo-eval', async () => {
     await evaluate(deps, store);
     const first = { cpuMs: cpuMs() - before, wallMs: performance.now() - t0 };
     const ticks = [];
+    const profiles = [];
+    const profiler = process.env.BENCH_CPU_PROF ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+    }
     for (let k = 0; k < TICKS; k += 1) {
       await insert('rollup_minute', minute(Math.floor((now - 10_000) / MIN) * MIN));
       now += MIN;
+      if (profiler) await profiler.post('Profiler.start');
       before = cpuMs();
       t0 = performance.now();
       await evaluate(deps, store);
       ticks.push({ cpuMs: cpuMs() - before, wallMs: performance.now() - t0 });
+      // Paused over the next minute's writes: the profile holds the passes only.
+      if (profiler)
+        await profiler.post('Profiler.stop').then(({ profile }) => profiles.push(profile));
+    }
+    if (profiler) {
+      const dir = process.env.BENCH_CPU_PROF;
+      fs.mkdirSync(dir, { recursive: true });
+      for (const [k, profile] of profiles.entries()) {
+        const file = path.join(dir, `slo-eval-pass${k + 1}-${Date.now()}.cpuprofile`);
+        fs.writeFileSync(file, JSON.stringify(profile));
+        console.log(`CPU profile of steady pass ${k + 1}: ${file}`);
+      }
+      profiler.disconnect();
     }
     const cpu = summarize(ticks.map((t) => t.cpuMs));
     const percent = (cpu.mean / 60_000) * 100;

@@ -10,7 +10,7 @@ import type { Logger } from '../lib/logger.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { closedMinute, loadCounters, readMinutes } from '../services/slos/counters.js';
 import { evaluateSlos, lookbackTallies } from '../services/slos/figures.js';
-import { resolveSubjects, type ResolvedSubject } from '../services/slos/subjects.js';
+import { resolveSubjects, subjectMonitorIds } from '../services/slos/subjects.js';
 import type { SloCounterStore } from './store.js';
 
 const MINUTE = 60_000;
@@ -61,9 +61,15 @@ export function startSloJob(
 export async function evaluate(deps: JobDeps, store: SloCounterStore): Promise<void> {
   const now = deps.clock.now();
   const closedTo = closedMinute(now);
-  const slos = (await deps.repos.slos.list()).filter((s) => s.alerts);
-  const subjects = await resolveSubjects(deps, slos);
-  const wanted = new Set([...subjects.values()].flatMap((s) => s.monitorIds));
+  // 10,000 SLOs are not read every minute: only when one was added, edited or removed.
+  const version = await deps.repos.slos.version();
+  if (store.slos === null || store.slosVersion !== version) {
+    store.slos = (await deps.repos.slos.list()).filter((s) => s.alerts);
+    store.slosVersion = version;
+  }
+  const slos = store.slos;
+  const subjects = await subjectMonitorIds(deps, slos);
+  const wanted = new Set([...subjects.values()].flat());
   for (const id of store.counters.keys()) if (!wanted.has(id)) store.counters.delete(id);
   const known = [...wanted].filter((id) => store.counters.has(id));
   const fresh = [...wanted].filter((id) => !store.counters.has(id));
@@ -76,16 +82,19 @@ export async function evaluate(deps: JobDeps, store: SloCounterStore): Promise<v
   store.closedTo = closedTo;
   store.syncedAt = now;
   for (const slo of slos) {
-    const subject = subjects.get(slo.id)!;
     const tallies = lookbackTallies(
       slo,
-      subject.monitorIds,
+      subjects.get(slo.id)!,
       (id) => store.counters.get(id),
       closedTo,
     );
     const { lengthMs } = sloRange(slo.window, slo.timeZone, now);
     const decision = decideBurnAlert(slo.alertState, readRules(slo.target, lengthMs, tallies));
-    if (decision.kind !== 'none') await announce(deps, store, slo, subject, decision);
+    if (decision.kind === 'none') continue;
+    if (await announce(deps, store, slo, decision)) {
+      slo.alertState = decision.state;
+      slo.alertSince = decision.state === null ? null : now;
+    } else store.slos = null; // another evaluator moved it first: read them all again
   }
   if (slos.length > 0) deps.repos.outbox.notify();
 }
@@ -94,10 +103,11 @@ async function announce(
   deps: JobDeps,
   store: SloCounterStore,
   slo: StoredSlo,
-  subject: ResolvedSubject,
   decision: Exclude<BurnAlertDecision, { kind: 'none' }>,
-): Promise<void> {
+): Promise<boolean> {
   const now = deps.clock.now();
+  // Names only now: the message says what burns; the minute's pass needed only the monitors.
+  const subject = (await resolveSubjects(deps, [slo])).get(slo.id)!;
   // The budget left and the time to exhaustion come from the same figures the screens show.
   const figures = await evaluateSlos(
     { ...deps, sloCounters: store },
@@ -134,8 +144,9 @@ async function announce(
       exhaustionMs: status.exhaustionMs,
     },
   };
-  await deps.repos.slos.moveAlertState(slo.id, slo.alertState, decision.state, now, {
+  const moved = await deps.repos.slos.moveAlertState(slo.id, slo.alertState, decision.state, now, {
     monitorIds: subject.monitorIds,
     event,
   });
+  return moved !== null;
 }

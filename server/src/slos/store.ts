@@ -1,3 +1,4 @@
+import type { StoredSlo } from '../db/repositories/slos.js';
 import type { MonitorCounters } from '../domain/slo/index.js';
 import type { CounterSource } from '../services/slos/figures.js';
 
@@ -13,6 +14,10 @@ export class SloCounterStore implements CounterSource {
   /** The first minute not yet read; 0 before the first pass. */
   closedTo = 0;
   syncedAt = 0;
+  /** The alerting SLOs as last read, with the alert states this evaluator moved since. */
+  slos: StoredSlo[] | null = null;
+  /** `repos.slos.version()` when `slos` was read. */
+  slosVersion = '';
 
   constructor(private readonly now: () => number) {}
 

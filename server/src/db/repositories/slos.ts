@@ -1,5 +1,5 @@
 import type { AlertEvent, SloSettings, SloSubject } from '@pagewatch/contract';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { BucketCounts, BurnAlertState } from '../../domain/slo/index.js';
 import { levelMs, type RollupLevel } from '../../domain/rollup.js';
 import type { DB, SlosTable } from '../schema.js';
@@ -112,6 +112,23 @@ export function slosRepository(db: Kysely<DB>) {
       return rows.map(toSlo);
     },
 
+    /**
+     * A token that changes whenever an SLO is added, edited or removed: the burn-rate
+     * evaluator re-reads the list only when it moved. An edit always raises the row's
+     * `updated_at` (see update), so the sum moves even when two edits share a millisecond.
+     */
+    async version(): Promise<string> {
+      const r = await db
+        .selectFrom('slos')
+        .select((eb) => [
+          eb.fn.countAll().as('n'),
+          eb.fn.max('id').as('last'),
+          sql<string>`cast(sum(updated_at) as text)`.as('edits'),
+        ])
+        .executeTakeFirstOrThrow();
+      return `${Number(r.n)}:${Number(r.last)}:${r.edits ?? ''}`;
+    },
+
     async find(id: number): Promise<StoredSlo | null> {
       const r = await db.selectFrom('slos').select(columns).where('id', '=', id).executeTakeFirst();
       return r ? toSlo(r) : null;
@@ -130,7 +147,13 @@ export function slosRepository(db: Kysely<DB>) {
     async update(id: number, s: SloSettings, now: number): Promise<boolean> {
       const r = await db
         .updateTable('slos')
-        .set({ ...toRow(s, now), alert_state: null, alert_since: null })
+        .set({
+          ...toRow(s, now),
+          // Strictly later than the last edit, even within one millisecond (see version).
+          updated_at: sql<number>`case when updated_at >= ${now} then updated_at + 1 else ${now} end`,
+          alert_state: null,
+          alert_since: null,
+        })
         .where('id', '=', id)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;

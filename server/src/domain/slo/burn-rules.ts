@@ -46,17 +46,25 @@ export function readRules(
   tallies: ReadonlyMap<number, SloTally>,
   rules: readonly BurnRuleSpec[] = defaultBurnRules,
 ): RuleReading[] {
+  // Every SLO every minute: plain fields, no closures or spreads (ADR 53's 1 % CPU budget).
   return rules.map((rule) => {
     const threshold = ruleThreshold(rule, windowMs);
-    const at = (ms: number) => {
-      const t = tallies.get(ms);
-      return t ? burnRate(target, t) : null;
-    };
-    const longBurn = at(rule.longMs);
-    const shortBurn = at(rule.shortMs);
+    const long = tallies.get(rule.longMs);
+    const short = tallies.get(rule.shortMs);
+    const longBurn = long ? burnRate(target, long) : null;
+    const shortBurn = short ? burnRate(target, short) : null;
     const breached =
       longBurn !== null && shortBurn !== null && longBurn >= threshold && shortBurn >= threshold;
-    return { ...rule, threshold, longBurn, shortBurn, breached };
+    return {
+      budgetPercent: rule.budgetPercent,
+      longMs: rule.longMs,
+      shortMs: rule.shortMs,
+      severity: rule.severity,
+      threshold,
+      longBurn,
+      shortBurn,
+      breached,
+    };
   });
 }
 

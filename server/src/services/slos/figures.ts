@@ -4,7 +4,7 @@ import {
   burnLookbacks,
   evaluateSlo,
   sloRange,
-  sumCounts,
+  type BucketCounts,
   tallyOf,
   type MonitorCounters,
   type SloEvaluation,
@@ -131,11 +131,19 @@ export function lookbackTallies(
 ): Map<number, SloTally> {
   const out = new Map<number, SloTally>();
   for (const ms of lookbacks) {
-    const each = monitorIds.flatMap((id) => {
-      const c = counters(id);
-      return c ? [c.counts(ms, closedTo)] : [];
-    });
-    out.set(ms, tallyOf(sumCounts(each), slo.countDegraded));
+    // A loop, not flatMap and a sum: this runs for every SLO every minute (ADR 53).
+    let sum: BucketCounts = { checks: 0, degraded: 0, down: 0 };
+    for (const id of monitorIds) {
+      const c = counters(id)?.counts(ms, closedTo);
+      if (!c) continue;
+      if (monitorIds.length === 1) sum = c;
+      else {
+        sum.checks += c.checks;
+        sum.degraded += c.degraded;
+        sum.down += c.down;
+      }
+    }
+    out.set(ms, tallyOf(sum, slo.countDegraded));
   }
   return out;
 }
