@@ -240,7 +240,7 @@ export class StatusSite {
       const inMaintenance = maintenance
         ? (await maintenance.ready(), maintenance.inMaintenance(monitorId, now))
         : false;
-      const status = componentStatus({ ...subject, description: '' }, inMaintenance);
+      const status = componentStatus(subject, inMaintenance);
       return { ...statusFacts(label, status), pageId: subject.pageId };
     }
     const t = await repo.totals(monitorId, coarsestSpans('minute', now - windowMs[window], now));
