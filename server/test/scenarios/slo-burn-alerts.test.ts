@@ -149,4 +149,21 @@ describe.each(engines)('SLO burn-rate alerts on %s', (engine) => {
     await evaluate(deps, store);
     expect(await sloDeliveries()).toEqual(['slo.burning', 'slo.recovered']);
   });
+
+  it('reads the SLOs again after an edit, also two edits within one millisecond', async () => {
+    const repos = deps.repos;
+    const v0 = await repos.slos.version();
+    expect(await repos.slos.version()).toBe(v0);
+    const [slo] = await repos.slos.list();
+    await repos.slos.update(slo!.id, { ...slo!, target: 99.5 }, 1_000);
+    const v1 = await repos.slos.version();
+    expect(v1).not.toBe(v0);
+    await repos.slos.update(slo!.id, { ...slo!, target: 99.5 }, 1_000);
+    expect(await repos.slos.version()).not.toBe(v1);
+    // The evaluator follows: with its alerts turned off the SLO leaves the minute's pass.
+    expect(store.slos?.map((s) => s.id)).toEqual([slo!.id]);
+    await repos.slos.update(slo!.id, { ...slo!, alerts: false }, 1_000);
+    await evaluate(deps, store);
+    expect(store.slos).toEqual([]);
+  });
 });
