@@ -59,6 +59,10 @@ export async function runProbe(options: ProbeOptions): Promise<void> {
       });
       const body = answer.body as ProbeHeartbeatAnswer;
       clock.observe(body.serverTime, answer.sentAt, answer.readAt);
+      // The server answers: results go to it again. A failed results POST set this false, and
+      // only a new stream `hello` set it back, so with the stream still up every later result
+      // went to the spool (and then counted as replayed, never flipping a status).
+      reporter.online = true;
       const offset = clock.offsetMs() ?? 0;
       if (Math.abs(offset) > CLOCK_WARNING_MS && !warnedClock) {
         options.log(
