@@ -1,10 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
-import { launchBrowser, screenshotPath, signIn, webDist } from './support/browser.js';
-
-const desktop = { width: 1280, height: 800 };
-const phone = { width: 390, height: 844 };
+import { launchBrowser, signIn, webDist } from './support/browser.js';
+import { desktop, shootAll } from './support/screens.js';
 
 /**
  * Delivery safety in Settings › Notifications (ADR 62): a failing channel carries a badge with
@@ -29,23 +27,8 @@ describe('channel health and fallback in the UI', () => {
     await app?.stop();
   });
 
-  async function shoot(name: string) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [size, viewport] of [
-        ['desktop', desktop],
-        ['phone', phone],
-      ] as const) {
-        await page.setViewportSize(viewport);
-        await page.screenshot({
-          path: screenshotPath(`channel-health-${name}-${size}-${scheme}`),
-          fullPage: true,
-        });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize(desktop);
-  }
+  /** Desktop and phone, light and dark: every screen is looked at in all four. */
+  const shoot = (name: string) => shootAll(page, `channel-health-${name}`);
 
   async function create(body: Record<string, unknown>) {
     const res = await app.inject({

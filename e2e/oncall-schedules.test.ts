@@ -2,10 +2,9 @@ import { instantOfWallClock, wallClockAt } from '@pagewatch/contract';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
-import { launchBrowser, screenshotPath, signIn, webDist } from './support/browser.js';
+import { launchBrowser, signIn, webDist } from './support/browser.js';
+import { desktop, shootAll } from './support/screens.js';
 
-const desktop = { width: 1280, height: 800 };
-const phone = { width: 390, height: 844 };
 const ZONE = 'Europe/Berlin';
 
 /** A Berlin calendar date `days` from today there, as YYYY-MM-DD and as a floating day. */
@@ -52,25 +51,8 @@ describe('on-call schedules in the UI', () => {
     await app?.stop();
   });
 
-  async function shoot(name: string) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [size, viewport] of [
-        ['desktop', desktop],
-        ['phone', phone],
-      ] as const) {
-        await page.setViewportSize(viewport);
-        // From the top: a page scrolled by a click draws the sticky bar mid-page in full shots.
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({
-          path: screenshotPath(`oncall-${name}-${size}-${scheme}`),
-          fullPage: true,
-        });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize(desktop);
-  }
+  /** Desktop and phone, light and dark: every screen is looked at in all four. */
+  const shoot = (name: string) => shootAll(page, `oncall-${name}`, { fromTop: true });
 
   const card = (name: string) =>
     page.getByRole('list', { name: 'On-call schedules' }).getByRole('listitem', { name });

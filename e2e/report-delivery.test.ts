@@ -2,10 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
 import { monitorInput } from '../server/test/support/factories.js';
-import { launchBrowser, screenshotPath, signIn, webDist } from './support/browser.js';
-
-const desktop = { width: 1280, height: 800 };
-const phone = { width: 390, height: 844 };
+import { launchBrowser, signIn, webDist } from './support/browser.js';
+import { desktop, shootAll } from './support/screens.js';
 
 /**
  * Issue 20 item 3 in the browser (ADR 65): an editor schedules a monthly report email and makes
@@ -35,23 +33,8 @@ describe('report delivery in the UI', () => {
     await app?.stop();
   });
 
-  async function shoot(p: Page, name: string) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await p.emulateMedia({ colorScheme: scheme });
-      for (const [size, viewport] of [
-        ['desktop', desktop],
-        ['phone', phone],
-      ] as const) {
-        await p.setViewportSize(viewport);
-        await p.screenshot({
-          path: screenshotPath(`report-delivery-${name}-${size}-${scheme}`),
-          fullPage: true,
-        });
-      }
-    }
-    await p.emulateMedia({ colorScheme: 'light' });
-    await p.setViewportSize(desktop);
-  }
+  /** Desktop and phone, light and dark: every screen is looked at in all four. */
+  const shoot = (p: Page, name: string) => shootAll(p, `report-delivery-${name}`);
 
   it('schedules a monthly email and makes a link that opens without a session', async () => {
     await page.goto(`${app.url}/reports/delivery`);

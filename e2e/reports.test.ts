@@ -1,16 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositories } from '../server/src/db/repositories/index.js';
 import { csvColumns } from '../server/src/reports/csv.js';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
 import { monitorInput } from '../server/test/support/factories.js';
 import { toWrite, type GenCheck } from '../server/test/support/history.js';
-import { launchBrowser, screenshotPath, signIn, webDist } from './support/browser.js';
+import { launchBrowser, signIn, webDist } from './support/browser.js';
+import { desktop, shootAll } from './support/screens.js';
 
-const desktop = { width: 1280, height: 800 };
-const phone = { width: 390, height: 844 };
 const MIN = 60_000;
 const DAY = 86_400_000;
 
@@ -86,24 +85,8 @@ describe('Reports in the UI', () => {
   });
 
   /** The page in both schemes and sizes; `part` also alone, to read it at phone width. */
-  async function shoot(name: string, part?: ReturnType<Page['locator']>) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [size, viewport] of [
-        ['desktop', desktop],
-        ['phone', phone],
-      ] as const) {
-        await page.setViewportSize(viewport);
-        await page.screenshot({
-          path: screenshotPath(`reports-${name}-${size}-${scheme}`),
-          fullPage: true,
-        });
-        await part?.screenshot({ path: screenshotPath(`reports-${name}-part-${size}-${scheme}`) });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize(desktop);
-  }
+  /** Desktop and phone, light and dark: every screen is looked at in all four. */
+  const shoot = (name: string, part?: Locator) => shootAll(page, `reports-${name}`, { part });
 
   /** Last month's uptime counted over the raw checks; `skip` leaves a period out. */
   function expected(skip?: { start: number; end: number }): number {

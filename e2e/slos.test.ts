@@ -4,10 +4,9 @@ import { repositories } from '../server/src/db/repositories/index.js';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
 import { monitorInput } from '../server/test/support/factories.js';
 import { toWrite, type GenCheck } from '../server/test/support/history.js';
-import { launchBrowser, screenshotPath, signIn, webDist } from './support/browser.js';
+import { launchBrowser, signIn, webDist } from './support/browser.js';
+import { desktop, shootAll } from './support/screens.js';
 
-const desktop = { width: 1280, height: 800 };
-const phone = { width: 390, height: 844 };
 const MIN = 60_000;
 
 /**
@@ -49,23 +48,8 @@ describe('SLOs in the UI', () => {
     await app?.stop();
   });
 
-  async function shoot(name: string) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [size, viewport] of [
-        ['desktop', desktop],
-        ['phone', phone],
-      ] as const) {
-        await page.setViewportSize(viewport);
-        await page.screenshot({
-          path: screenshotPath(`slos-${name}-${size}-${scheme}`),
-          fullPage: true,
-        });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize(desktop);
-  }
+  /** Desktop and phone, light and dark: every screen is looked at in all four. */
+  const shoot = (name: string) => shootAll(page, `slos-${name}`);
 
   it('creates an SLO and shows its error budget', async () => {
     await page.goto(`${app.url}/slos`);

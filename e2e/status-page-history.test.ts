@@ -6,10 +6,9 @@ import type { ResultWrite } from '../server/src/db/repositories/results.js';
 import { dueOf, roundAt } from '../server/src/domain/schedule.js';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
 import { checkRun, downRun, monitorInput } from '../server/test/support/factories.js';
-import { launchBrowser, screenshotPath, signIn, webDist } from './support/browser.js';
+import { launchBrowser, signIn, webDist } from './support/browser.js';
+import { desktop, phone, shootAll } from './support/screens.js';
 
-const desktop = { width: 1280, height: 800 };
-const phone = { width: 390, height: 844 };
 const DAY = 86_400_000;
 const INTERVAL_S = 10;
 const SCRIPT_NAME = 'Lab <script>window.pwned=1</script>';
@@ -133,27 +132,15 @@ describe('status page months and locations', () => {
     await app?.stop();
   });
 
-  async function shoot(name: string) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [size, viewport] of [
-        ['desktop', desktop],
-        ['phone', phone],
-      ] as const) {
-        await page.setViewportSize(viewport);
-        if (size === 'phone') {
-          const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-          expect(scrollWidth, `${name} ${scheme}`).toBeLessThanOrEqual(phone.width);
-        }
-        await page.screenshot({
-          path: screenshotPath(`status-history-${name}-${size}-${scheme}`),
-          fullPage: true,
-        });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize(desktop);
-  }
+  /** Desktop and phone, light and dark: every screen is looked at in all four. */
+  const shoot = (name: string) =>
+    shootAll(page, `status-history-${name}`, {
+      check: async (size, scheme) => {
+        if (size !== 'phone') return;
+        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(scrollWidth, `${name} ${scheme}`).toBeLessThanOrEqual(phone.width);
+      },
+    });
 
   it('turns both options on in the editor', async () => {
     await page.goto(`${app.url}/status-pages/${pageId}/edit`);

@@ -1,10 +1,12 @@
 import type { Report } from '@pagewatch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ButtonLink } from '../../../components/ui/Button';
 import { Field } from '../../../components/ui/Field';
 import { ErrorNotice } from '../../../components/ui/Notice';
 import { TimeZonePicker } from '../../../components/ui/TimeZonePicker';
 import { isApiError } from '../../../lib/api';
+import { useCan } from '../../auth/api/session';
 import { displayTimeZone, formatInstantIn, formatMs, formatPercent } from '../../../lib/format';
 import { monitorNamesQuery } from '../../monitors/api/queries';
 import { SelectField, TextInputField } from '../../monitors/components/form/controls';
@@ -30,6 +32,7 @@ const span = (ms: number | null) => (ms === null ? '—' : ms === 0 ? '0 s' : fo
 
 /** Reports (issue 20, ADR 55/71): a subject's figures over a range, with CSV and PDF downloads. */
 export function ReportsScreen() {
+  const canEdit = useCan('editor');
   const monitors = useQuery(monitorNamesQuery());
   const pages = useQuery(statusPageListQuery());
   const [zone, setZone] = useState(displayTimeZone);
@@ -65,7 +68,7 @@ export function ReportsScreen() {
   return (
     <>
       <title>Reports · Pagewatch</title>
-      <div className="page-head">
+      <div className="page-head reports-head">
         <div>
           <h1 className="page-title">Reports</h1>
           <p className="page-sub">
@@ -73,6 +76,11 @@ export function ReportsScreen() {
             quarter or dates, to read here or send as CSV or PDF.
           </p>
         </div>
+        {canEdit && (
+          <ButtonLink to="/reports/delivery" icon="clock">
+            Monthly emails and customer links
+          </ButtonLink>
+        )}
       </div>
       <form className="panel report-form" aria-label="Report" onSubmit={(e) => e.preventDefault()}>
         <SelectField
