@@ -141,11 +141,14 @@ describe('status page editor in the browser', () => {
         .getByRole('button', { name: 'Reorder Web' })
         .evaluate((el) => el === document.activeElement),
     ).toBe(true);
-    // Drag: API goes above Database, in the other section.
+    // Drag: API goes above Database, in the other section. Both in sight at once: each
+    // component's row has grown (its locations option), and this drag does not scroll.
     const database = page.getByTestId('status-component').filter({ hasText: 'Database' });
+    await page.setViewportSize({ width: 1280, height: 1600 });
     await page
       .getByRole('button', { name: 'Reorder API' })
       .dragTo(database, { targetPosition: { x: 40, y: 4 } });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await expect
       .poll(() => order(page))
       .toEqual([
