@@ -2,10 +2,9 @@ import { UserCreate, type Role, type User } from '@pagewatch/contract';
 import { Button } from '../../../../components/ui/Button';
 import { Field } from '../../../../components/ui/Field';
 import { ErrorNotice } from '../../../../components/ui/Notice';
-import { isApiError } from '../../../../lib/api';
 import { useSchemaForm } from '../../../../lib/use-schema-form';
+import { EmailField, noticeError, RoleField, showAccountError } from './AccountFields';
 import { PasswordInput, PasswordRules } from '../../../auth/components/PasswordInput';
-import { describeRole, roleLabel } from '../../../auth/roles';
 import { useCreateUser } from '../../api/users';
 import { leaveScreen, useLeaveGuard } from '../../../../lib/leave-guard';
 
@@ -24,14 +23,7 @@ export function CreateUserForm({
   const create = useCreateUser();
   const form = useSchemaForm({ initial, schema: UserCreate });
   const leave = useLeaveGuard(form.dirty);
-  const otherError =
-    create.error &&
-    !(
-      isApiError(create.error) &&
-      (create.error.fieldErrors.length || create.error.kind === 'conflict')
-    )
-      ? create.error
-      : null;
+  const otherError = noticeError(create.error);
   return (
     <form
       ref={form.formRef}
@@ -45,11 +37,7 @@ export function CreateUserForm({
             leave.allowLeave();
             onCreated(created);
           },
-          onError: (e) => {
-            if (isApiError(e) && e.kind === 'conflict')
-              form.setFieldError('email', e.detail ?? 'This email already has an account');
-            else form.showServerErrors(e);
-          },
+          onError: (e) => showAccountError(form, e),
         }),
       )}
     >
@@ -61,37 +49,10 @@ export function CreateUserForm({
         <Field name="name" label="Name" error={form.errorFor('name')}>
           {(p) => <input {...p} className="input" autoComplete="off" {...form.bind('name')} />}
         </Field>
-        <Field name="email" label="Email" error={form.errorFor('email')}>
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              type="email"
-              inputMode="email"
-              autoComplete="off"
-              spellCheck={false}
-              {...form.bind('email')}
-            />
-          )}
-        </Field>
+        <EmailField form={form} />
       </div>
       <div className="form__grid">
-        <Field
-          name="role"
-          label="Role"
-          error={form.errorFor('role')}
-          hint={describeRole(form.values.role as Role)}
-        >
-          {(p) => (
-            <select {...p} className="input select" {...form.bind('role')}>
-              {roles.map((r) => (
-                <option key={r} value={r}>
-                  {roleLabel[r]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <RoleField form={form} roles={roles} />
         <div className="field-stack">
           <Field
             name="password"

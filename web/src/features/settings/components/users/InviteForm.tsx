@@ -1,11 +1,9 @@
 import { InvitationCreate, type InvitationSent, type Role } from '@pagewatch/contract';
 import { Button } from '../../../../components/ui/Button';
-import { Field } from '../../../../components/ui/Field';
 import { ErrorNotice } from '../../../../components/ui/Notice';
-import { isApiError } from '../../../../lib/api';
 import { leaveScreen, useLeaveGuard } from '../../../../lib/leave-guard';
 import { useSchemaForm } from '../../../../lib/use-schema-form';
-import { describeRole, roleLabel } from '../../../auth/roles';
+import { EmailField, noticeError, RoleField, showAccountError } from './AccountFields';
 import { useCreateInvitation } from '../../api/invitations';
 
 const initial = { email: '', role: 'viewer' };
@@ -23,14 +21,7 @@ export function InviteForm({
   const create = useCreateInvitation();
   const form = useSchemaForm({ initial, schema: InvitationCreate });
   const leave = useLeaveGuard(form.dirty);
-  const otherError =
-    create.error &&
-    !(
-      isApiError(create.error) &&
-      (create.error.fieldErrors.length || create.error.kind === 'conflict')
-    )
-      ? create.error
-      : null;
+  const otherError = noticeError(create.error);
   return (
     <form
       ref={form.formRef}
@@ -44,11 +35,7 @@ export function InviteForm({
             form.reset();
             onSent(sent);
           },
-          onError: (e) => {
-            if (isApiError(e) && e.kind === 'conflict')
-              form.setFieldError('email', e.detail ?? 'This email already has an account');
-            else form.showServerErrors(e);
-          },
+          onError: (e) => showAccountError(form, e),
         }),
       )}
     >
@@ -60,36 +47,8 @@ export function InviteForm({
         They get a link by mail, valid for 7 days, and choose their own name and password.
       </p>
       <div className="form__grid">
-        <Field name="email" label="Email" error={form.errorFor('email')}>
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              type="email"
-              inputMode="email"
-              autoComplete="off"
-              spellCheck={false}
-              autoFocus
-              {...form.bind('email')}
-            />
-          )}
-        </Field>
-        <Field
-          name="role"
-          label="Role"
-          error={form.errorFor('role')}
-          hint={describeRole(form.values.role as Role)}
-        >
-          {(p) => (
-            <select {...p} className="input select" {...form.bind('role')}>
-              {roles.map((r) => (
-                <option key={r} value={r}>
-                  {roleLabel[r]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <EmailField form={form} autoFocus />
+        <RoleField form={form} roles={roles} />
       </div>
       {otherError && <ErrorNotice error={otherError} />}
       <div className="button-row">
