@@ -51,6 +51,10 @@ import { retentionPolicyOf, startRetention, type RetentionOptions } from './jobs
 import type { ServiceDeps } from './services/deps.js';
 import { MaintenanceIndex } from './services/maintenance/live-index.js';
 import { MonitorSummaryCache } from './services/monitors/summary-cache.js';
+import { checkMonitorNow } from './services/monitors/check-now.js';
+import { GroupTriggers } from './engine/group-triggers.js';
+import { referencingTypes } from './domain/monitor-types.js';
+import type { InsertedResult } from './db/repositories/results.js';
 import { MonitorSeries } from './services/metrics/monitor-series.js';
 import { SettingsStore } from './services/settings/store.js';
 import { Dispatcher, type DispatcherOptions } from './notify/dispatcher.js';
@@ -269,8 +273,22 @@ export async function composePagewatch(
     ...options.checks,
     openSecret: cachedOpener((sealed) => secrets.open(sealed)),
   };
+  // A member's flip re-evaluates its groups at once, through check-now (addendum to ADR 47).
+  const groupTriggers = new GroupTriggers({
+    referencing: (ids) => repos.groupMembers.referencing(ids, referencingTypes),
+    runNow: (id) => checkMonitorNow(services, id),
+    logger,
+  });
+  const onWritten = (written: InsertedResult[]) => groupTriggers.noteWritten(written);
   // Locations' results and the quorum (ADR 58): probes' batches and multi-location monitors.
-  const locationIngest = createLocationIngest({ repos, hub, clock, logger, maintenance });
+  const locationIngest = createLocationIngest({
+    repos,
+    hub,
+    clock,
+    logger,
+    maintenance,
+    onWritten,
+  });
   engine = runsChecks
     ? createEngine({
         repos,
@@ -281,6 +299,7 @@ export async function composePagewatch(
         concurrency: config.checkConcurrency,
         maintenance,
         locations: locationIngest,
+        onWritten,
         options: checks,
         ...(config.canaryTargets
           ? { connectivity: new ConnectivityGuard(parseCanaries(config.canaryTargets)) }
@@ -518,6 +537,7 @@ export async function composePagewatch(
         await slos?.stop();
         await app.close();
         await engine?.stop();
+        await groupTriggers.stop();
         // After the engine: the last results' alerts are queued, and sent if there is time.
         await dispatcher?.stop();
         await browserPool?.close();

@@ -1,5 +1,6 @@
 import type { CheckRun } from '../domain/check-run.js';
 import type { Repositories } from '../db/repositories/index.js';
+import type { InsertedResult } from '../db/repositories/results.js';
 import type { Clock } from '../lib/clock.js';
 import type { EventHub } from '../lib/event-hub.js';
 import type { Logger } from '../lib/logger.js';
@@ -39,6 +40,8 @@ export interface EngineDeps {
   connectivity?: { offline(): Promise<boolean> };
   /** The quorum's ingest (ADR 58): checks of monitors with several locations go there. */
   locations?: LocationIngest;
+  /** Hears what this process's writer wrote (groups following their members' flips). */
+  onWritten?: (written: InsertedResult[]) => void;
 }
 
 /** The check engine: scheduler, runner and result writer, wired to the event hub. */
@@ -48,10 +51,15 @@ export function createEngine(deps: EngineDeps) {
   // A worker on SQLite hands its results to the primary and writes none itself (ADR 25).
   const handTo = deps.results && 'handTo' in deps.results ? deps.results.handTo : null;
   const localWriter = () =>
-    new ResultWriter(repos.results, publishWritten(hub, maintenance, deps.clock), logger, {
-      onDrop: () => metrics.writesDropped.inc(),
-      onDuplicate: (n) => metrics.duplicatesDropped.inc(n),
-    });
+    new ResultWriter(
+      repos.results,
+      publishWritten(hub, maintenance, deps.clock, deps.onWritten),
+      logger,
+      {
+        onDrop: () => metrics.writesDropped.inc(),
+        onDuplicate: (n) => metrics.duplicatesDropped.inc(n),
+      },
+    );
   let sink: ResultSink;
   if (handTo) {
     sink = new RemoteResultWriter(handTo, logger, { onDrop: () => metrics.writesDropped.inc() });

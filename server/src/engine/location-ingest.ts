@@ -1,4 +1,5 @@
 import type { Repositories } from '../db/repositories/index.js';
+import type { InsertedResult } from '../db/repositories/results.js';
 import type { CheckRun } from '../domain/check-run.js';
 import type { MonitorRecord } from '../domain/monitor.js';
 import type { Clock } from '../lib/clock.js';
@@ -31,13 +32,15 @@ export function createLocationIngest(deps: {
   clock: Clock;
   logger: Logger;
   maintenance: MaintenanceLookup;
+  /** Hears what the quorum wrote in this process (groups following their members' flips). */
+  onWritten?: (written: InsertedResult[]) => void;
 }): LocationIngest {
   const resultDeps: LocationResultDeps = {
     repos: deps.repos,
     clock: deps.clock,
     logger: deps.logger,
     inMaintenance: (id, at) => deps.maintenance.inMaintenance(id, at),
-    onWritten: publishWritten(deps.hub, deps.maintenance, deps.clock),
+    onWritten: publishWritten(deps.hub, deps.maintenance, deps.clock, deps.onWritten),
     // One queue for the process: a probe's batch and a local check of the same monitor at once
     // are decided one after the other.
     queue: new DecisionQueue(),

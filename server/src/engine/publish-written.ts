@@ -6,14 +6,17 @@ import type { MaintenanceLookup } from './maintenance.js';
 
 /**
  * Tells the hub what was written: each result, each flip and each incident opened or resolved.
- * One path for the scheduler's writer and the locations' quorum decisions (ADR 58).
+ * One path for the scheduler's writer and the locations' quorum decisions (ADR 58). `also`
+ * hears the same writes in this process only (the hub's events travel to other processes).
  */
 export function publishWritten(
   hub: EventHub,
   maintenance: MaintenanceLookup,
   clock: Clock,
+  also?: (written: InsertedResult[]) => void,
 ): (written: InsertedResult[]) => void {
   return (written) => {
+    also?.(written);
     const now = clock.now();
     for (const { write, result, incident } of written) {
       // Events carry what people see: `maintenance` while a window covers the monitor. The

@@ -1,6 +1,7 @@
 import type { MonitorStatus, MonitorType } from '@pagewatch/contract';
 import type { Kysely } from 'kysely';
 import type { GroupMember } from '../../domain/group/rule.js';
+import { referencesOf } from '../../domain/monitor-types.js';
 import type { DB } from '../schema.js';
 
 /**
@@ -57,10 +58,39 @@ export async function monitorReferences(
   return { names, settings };
 }
 
+/**
+ * Unpaused monitors of `types` whose settings name any of `memberIds` (the groups a flip
+ * concerns). Settings are JSON, so the filter runs here over the few monitors of those types.
+ */
+export async function referencingMonitors(
+  db: Kysely<DB>,
+  memberIds: readonly number[],
+  types: readonly MonitorType[],
+): Promise<number[]> {
+  if (memberIds.length === 0 || types.length === 0) return [];
+  const rows = await db
+    .selectFrom('monitors')
+    .select(['id', 'type', 'config'])
+    .where('type', 'in', [...types])
+    .where('paused', '=', 0)
+    .orderBy('id')
+    .execute();
+  const wanted = new Set(memberIds);
+  return rows
+    .filter((r) =>
+      referencesOf(r.type as MonitorType, JSON.parse(r.config) as unknown).some((m) =>
+        wanted.has(m),
+      ),
+    )
+    .map((r) => Number(r.id));
+}
+
 export function groupMembersRepository(db: Kysely<DB>) {
   return {
     statuses: (ids: readonly number[]) => groupMemberStatuses(db, ids),
     references: (ids: readonly number[], types: readonly MonitorType[]) =>
       monitorReferences(db, ids, types),
+    referencing: (memberIds: readonly number[], types: readonly MonitorType[]) =>
+      referencingMonitors(db, memberIds, types),
   };
 }
