@@ -1,4 +1,4 @@
-import { HeldMonitors, Monitor } from '@pagewatch/contract';
+import { HeldMonitors, Monitor, PublicStatusPage } from '@pagewatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startAlertReceiver,
@@ -9,7 +9,8 @@ import { startTargetServer, type TargetServer } from '../fixtures/target-server.
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
 import { post } from '../support/http.js';
-import { insertChannel } from '../support/outbox.js';
+import { insertChannel, outbox } from '../support/outbox.js';
+import { insertStatusPage } from '../support/status-pages.js';
 
 async function put(t: TestApp, url: string, body: unknown) {
   const res = await fetch(`${t.url}${url}`, {
@@ -49,7 +50,11 @@ describe.each(engines)('group monitors on %s', (engine) => {
       parentIds: [],
       grouping: { tag: null, windowS: 1 },
     });
-  async function member(name: string, target: TargetServer): Promise<number> {
+  async function member(
+    name: string,
+    target: TargetServer,
+    channelIds: number[] = [],
+  ): Promise<number> {
     const created = await post(t, '/api/v1/monitors', {
       type: 'http',
       name,
@@ -57,7 +62,7 @@ describe.each(engines)('group monitors on %s', (engine) => {
       retries: 0,
       interval: 3600,
       timeout: 5,
-      channelIds: [],
+      channelIds,
     });
     expect(created.status).toBe(201);
     const id = Monitor.parse(created.body).id;
@@ -93,6 +98,9 @@ describe.each(engines)('group monitors on %s', (engine) => {
   };
   const got = (kind: string, id: number) => (all: Received[]) =>
     all.some((r) => r.kind === kind && about(r).includes(id));
+  /** Without a check-now: far sooner than the groups' 300 s interval (addendum to ADR 47). */
+  const follows = (id: number, status: string) =>
+    expect.poll(() => statusOf(id), { timeout: 20_000, interval: 200 }).toBe(status);
 
   it('refuses an unknown member, the group itself and a cycle of groups, naming the cycle', async () => {
     const a = await member('Edge A', web);
@@ -183,5 +191,72 @@ describe.each(engines)('group monitors on %s', (engine) => {
     await checkUntil(anyDown, 'up');
     await checkUntil(half, 'up');
     await receiver.waitFor(got('monitor.up', anyDown));
+  });
+
+  it('follows a member\u2019s flip at once, level by level, on its status page and as a parent', async () => {
+    web.setMode('normal');
+    api.setMode('normal');
+    const cart = await member('Cart', web);
+    const search = await member('Search', api);
+    // Behind the group (ADR 41), alerting to the hook: held while the group is down.
+    const child = await member('Payment page', api, [hook]);
+    for (const id of [cart, search, child])
+      await expect.poll(() => statusOf(id), { timeout: 10_000 }).toBe('up');
+    const store = await group('Storefront', { members: [cart, search], interval: 300 });
+    const site = await group('Whole site', { members: [store], interval: 300 });
+    await checkUntil(store, 'up');
+    await checkUntil(site, 'up');
+    expect((await put(t, `/api/v1/monitors/${child}/parents`, { parentIds: [store] })).status).toBe(
+      200,
+    );
+    const slug = `groups-${engine}`;
+    await insertStatusPage(t.database, t.hub, {
+      slug,
+      sections: [{ title: 'Shop', components: [{ monitorId: store, displayName: 'Shop' }] }],
+    });
+    const shown = async () => {
+      const res = await t.inject({
+        url: `/status/${slug}/index.json`,
+        headers: { authorization: '' },
+      });
+      return PublicStatusPage.parse(res.json()).sections[0]?.components[0]?.status;
+    };
+    expect(await shown()).toBe('up');
+
+    // Only the member is checked: both groups follow on their own, then the page.
+    web.setMode('down');
+    await checkUntil(cart, 'down');
+    await follows(store, 'down');
+    await follows(site, 'down');
+    await expect.poll(shown, { timeout: 10_000 }).toBe('down');
+    await receiver.waitFor(got('monitor.down', store));
+    await receiver.waitFor(got('monitor.down', site));
+
+    // The child fails while the group is down: recorded and held, nothing queued or sent.
+    api.setMode('down');
+    await checkUntil(child, 'down');
+    const held = HeldMonitors.parse((await t.inject('/api/v1/monitors/held')).json());
+    expect(held.items).toContainEqual({
+      monitorId: child,
+      parent: { id: store, name: 'Storefront' },
+    });
+    expect((await outbox(t.database)).filter((r) => r.orderKey === `m:${child}`)).toEqual([]);
+
+    // Recovery follows the same way.
+    web.setMode('normal');
+    api.setMode('normal');
+    await checkUntil(cart, 'up');
+    await follows(store, 'up');
+    await follows(site, 'up');
+    await expect.poll(shown, { timeout: 10_000 }).toBe('up');
+    await checkUntil(child, 'up');
+    await receiver.waitFor(got('monitor.up', store));
+    expect(receiver.delivered().filter((r) => about(r).includes(child))).toEqual([]);
+    // Each group was checked a handful of times (on save, by hand, per flip), not in a loop.
+    const checks = async (id: number) =>
+      ((await t.inject(`/api/v1/monitors/${id}/checks?limit=50`)).json() as { items: unknown[] })
+        .items.length;
+    expect(await checks(store)).toBeLessThanOrEqual(5);
+    expect(await checks(site)).toBeLessThanOrEqual(5);
   });
 });
