@@ -412,6 +412,16 @@ export const AlertEvent = z.object({
   fallback: ChannelFailure.nullable().optional(),
   /** Set for `channel.failing` and `channel.recovered`, the admin notices of ADR 62. */
   channelHealth: ChannelFailure.nullable().optional(),
+  /**
+   * Set on a message a channel's quiet hours sent to another channel (ADR 68): the channels it
+   * was passed on from, in order (more than one when a reroute target was quiet too).
+   */
+  rerouted: z
+    .object({
+      from: z.array(z.object({ channelId: z.number().int(), channelName: z.string() })).min(1),
+    })
+    .nullable()
+    .optional(),
 });
 export type AlertEvent = z.infer<typeof AlertEvent>;
 

@@ -11,6 +11,7 @@ import {
 } from './message/escape.js';
 import { toneColor, type Tone } from './message/format.js';
 import { FALLBACK_TITLE_PREFIX, fallbackNote } from './message/channel-health-wording.js';
+import { REROUTED_TITLE_PREFIX, rerouteNote } from './message/reroute-wording.js';
 import { fillTemplate, placeholderValues, type PlaceholderValues } from './message/template.js';
 
 export type { MessageField } from './message/describe.js';
@@ -94,10 +95,17 @@ export function renderMessage(
   const bodyTpl = filled(template?.body);
   const title0 = titleTpl ? fillTemplate(titleTpl, values).trim() : d.title;
   const summary0 = bodyTpl ? templateSummary(bodyTpl, values) : d.summary;
-  // A fallback's message says so first, whatever the template (ADR 62).
-  const note = fallbackNote(event);
-  const title = note ? `${FALLBACK_TITLE_PREFIX}${title0}` : title0;
-  const summary = note ? (esc: Escape) => `${note(esc)}\n\n${summary0(esc)}` : summary0;
+  // A fallback's message says so first, whatever the template (ADR 62); so does a message
+  // a channel's quiet hours rerouted (ADR 68).
+  const reroute = rerouteNote(event);
+  const fallback = fallbackNote(event);
+  const notes = [reroute, fallback].filter((n) => n !== null);
+  const title =
+    (reroute ? REROUTED_TITLE_PREFIX : '') + (fallback ? FALLBACK_TITLE_PREFIX : '') + title0;
+  const summary =
+    notes.length === 0
+      ? summary0
+      : (esc: Escape) => [...notes.map((n) => n(esc)), summary0(esc)].join('\n\n');
   const fields = bodyTpl ? [] : d.fields;
   const url = link.url;
   const ack = event.escalation?.ackUrl ?? null;

@@ -138,6 +138,24 @@ describe('default message', () => {
     expect(m.html).toContain('channel Ops &lt;hook&gt; failed 4');
   });
 
+  it('starts a message quiet hours rerouted with where it was meant to go, escaped (ADR 68)', () => {
+    const rerouted = {
+      from: [
+        { channelId: 3, channelName: 'Ops <pager>' },
+        { channelId: 4, channelName: 'Night desk' },
+      ],
+    };
+    const m = renderMessage({ ...downEvent(), rerouted }, noTemplate, null);
+    expect(m.title).toBe('[Rerouted] Shop API is down');
+    expect(m.text.split('\n')[0]).toBe(
+      'Rerouted: sent here from the channel Ops <pager> because of its quiet hours, passing Night desk (quiet too).',
+    );
+    expect(m.html).toContain('channel Ops &lt;pager&gt; because');
+    const plain = renderMessage(downEvent(), noTemplate, null);
+    expect(plain.title).toBe('Shop API is down');
+    expect(plain.text).not.toContain('Rerouted');
+  });
+
   it('says how much SLO budget is left and when it runs out (ADR 53)', () => {
     const m = renderMessage(sloEvent(), noTemplate, null);
     expect(m.tone).toBe('critical');

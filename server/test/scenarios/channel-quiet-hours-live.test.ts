@@ -144,6 +144,19 @@ describe.each(engines)('channel quiet hours on %s', (engine) => {
     await new Promise((r) => setTimeout(r, 500));
     expect(downs(ops, warning)).toEqual([]);
     expect(downs(mail, critical)).toEqual([]);
+    // The rerouted message says where it was meant to go and why; the critical one does not.
+    const rerouted = downs(mail, warning)[0]!.body as { title: string; text: string; event: any };
+    expect(rerouted.title).toMatch(/^\[Rerouted\] /);
+    expect(rerouted.text.split('\n')[0]).toBe(
+      'Rerouted: sent here from the channel Ops pager because of its quiet hours.',
+    );
+    expect(rerouted.event.rerouted).toEqual({
+      from: [{ channelId: pager.id, channelName: 'Ops pager' }],
+    });
+    const direct = downs(ops, critical)[0]!.body as { title: string; text: string; event: any };
+    expect(direct.title).not.toMatch(/Rerouted/);
+    expect(direct.text).not.toMatch(/Rerouted/);
+    expect(direct.event.rerouted).toBeUndefined();
     target.setMode('normal');
   }, 60_000);
 

@@ -39,6 +39,14 @@ export async function clearReroutesTo(trx: Db, id: number): Promise<void> {
   }
 }
 
+/** Where and when a row for one channel goes, and the channels it was passed on from. */
+export interface QuietRoute {
+  channelId: number;
+  sendAt: number;
+  /** Empty unless quiet hours rerouted it; the message then says so (ADR 68 addendum). */
+  reroutedFrom: { channelId: number; channelName: string }[];
+}
+
 /**
  * Applies channels' quiet hours to rows about to be queued (ADR 68): for each channel, the
  * channel the row goes to and when. Costs one read of the channels that have quiet hours,
@@ -50,8 +58,8 @@ export async function quietRoutes(
   channelIds: readonly number[],
   monitorId: number | null,
   at: number,
-): Promise<{ channelId: number; sendAt: number }[]> {
-  const plain = channelIds.map((channelId) => ({ channelId, sendAt: at }));
+): Promise<QuietRoute[]> {
+  const plain = channelIds.map((channelId) => ({ channelId, sendAt: at, reroutedFrom: [] }));
   if (channelIds.length === 0 || monitorId === null) return plain;
   const asked = await trx
     .selectFrom('notification_channels')
@@ -63,9 +71,11 @@ export async function quietRoutes(
   // Reroutes may chain through channels not asked for: every quiet channel is read (few).
   const rows = await trx
     .selectFrom('notification_channels')
-    .select(['id', 'quiet_hours'])
+    .select(['id', 'name', 'quiet_hours'])
     .where('quiet_hours', 'is not', null)
     .execute();
+  // Only a quiet channel can pass a message on, so these names cover every reroute.
+  const names = new Map(rows.map((r) => [Number(r.id), r.name]));
   const quiet = new Map<number, ChannelQuiet>(
     rows.map((r) => [Number(r.id), readChannelQuiet(r.quiet_hours)]),
   );
@@ -86,6 +96,10 @@ export async function quietRoutes(
   const liveIds = new Set(live.map((r) => Number(r.id)));
   return channelIds.map((channelId) => {
     const r = routeForChannel({ channelId, severity, at, quiet, live: liveIds });
-    return { channelId: r.channelId, sendAt: r.sendAt };
+    const reroutedFrom = r.reroutedFrom.map((id) => ({
+      channelId: id,
+      channelName: names.get(id) ?? `#${id}`,
+    }));
+    return { channelId: r.channelId, sendAt: r.sendAt, reroutedFrom };
   });
 }

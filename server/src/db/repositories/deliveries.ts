@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { incidentAlert, type IncidentAlertKind } from '../../domain/alerting/index.js';
 import type { DB } from '../schema.js';
-import { quietRoutes } from './channel-quiet.js';
+import { quietRoutes, type QuietRoute } from './channel-quiet.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -32,21 +32,34 @@ export async function insertFor(
   if (channelIds.length === 0) return 0;
   const payload = JSON.stringify(e.event);
   // A channel's quiet hours may hold a warning or send it elsewhere (ADR 68); a reroute that
-  // meets a channel already addressed is one row, not two.
-  const routes = new Map<number, number>();
-  for (const r of await quietRoutes(trx, channelIds, e.monitorId, sendAt))
-    routes.set(r.channelId, Math.min(r.sendAt, routes.get(r.channelId) ?? Infinity));
+  // meets a channel already addressed is one row, not two, and that row is the channel's own
+  // (it would have had the message anyway), so only a message that arrives there because of
+  // the reroute says it was rerouted.
+  const routes = new Map<number, QuietRoute>();
+  for (const r of await quietRoutes(trx, channelIds, e.monitorId, sendAt)) {
+    const had = routes.get(r.channelId);
+    if (!had) routes.set(r.channelId, r);
+    else
+      routes.set(r.channelId, {
+        channelId: r.channelId,
+        sendAt: Math.min(had.sendAt, r.sendAt),
+        reroutedFrom: had.reroutedFrom.length === 0 ? [] : r.reroutedFrom,
+      });
+  }
   const rows = await trx
     .insertInto('deliveries')
     .values(
-      [...routes].map(([channel_id, at]) => ({
+      [...routes.values()].map(({ channelId: channel_id, sendAt: at, reroutedFrom }) => ({
         idempotency_key: `${e.key}:c${channel_id}`,
         channel_id,
         subscriber_id: null,
         monitor_id: e.monitorId,
         order_key: e.orderKey,
         event_kind: e.event.kind,
-        payload,
+        payload:
+          reroutedFrom.length === 0
+            ? payload
+            : JSON.stringify({ ...e.event, rerouted: { from: reroutedFrom } }),
         state: 'queued',
         attempts: 0,
         next_attempt_at: at,
