@@ -320,6 +320,56 @@ describe.each(engines)('escalation from live checks on %s', (engine) => {
     target.setMode('normal');
   }, 30_000);
 
+  it('a group monitor under a policy escalates like any monitor, following its member at once', async () => {
+    skipped = 0;
+    target.setMode('normal');
+    const created = await post(t, '/api/v1/monitors', {
+      type: 'http',
+      name: 'Basket API',
+      url: `${target.url}/ok`,
+      interval: 3600,
+      timeout: 5,
+      retries: 0,
+    });
+    const member = Monitor.parse(created.body).id;
+    await expect
+      .poll(async () => (await t.inject(`/api/v1/monitors/${member}`)).json().status)
+      .toBe('up');
+    const grouped = await post(t, '/api/v1/monitors', {
+      type: 'group',
+      name: 'Shop (group)',
+      members: [member],
+      interval: 300,
+      retries: 0,
+      alerts: { escalationPolicyId: policyId },
+    });
+    expect(grouped.status, JSON.stringify(grouped.body)).toBe(201);
+    const id = Monitor.parse(grouped.body).id;
+    await post(t, `/api/v1/monitors/${id}/check-now`);
+    await expect
+      .poll(async () => (await t.inject(`/api/v1/monitors/${id}`)).json().status)
+      .toBe('up');
+
+    // Only the member is checked; the group follows within seconds, not its 300 s interval.
+    target.setMode('down');
+    await post(t, `/api/v1/monitors/${member}/check-now`);
+    await team.waitFor(() => downs(team, id).length === 1, 20_000);
+    expect(downs(manager, id)).toEqual([]);
+    expect(other.delivered().filter((x) => x.monitorId === id)).toEqual([]);
+    skipped = 10 * MIN;
+    await manager.waitFor(() => downs(manager, id).length === 1, 10_000);
+    expect((await escalationOfMonitor(id)).notifiedChannelIds).toHaveLength(2);
+
+    // The member recovers, the group follows, and everyone notified hears of it.
+    target.setMode('normal');
+    await post(t, `/api/v1/monitors/${member}/check-now`);
+    const ups = (r: AlertReceiver) =>
+      r.delivered().filter((x) => x.kind === 'monitor.up' && x.monitorId === id);
+    await team.waitFor(() => ups(team).length === 1, 20_000);
+    await manager.waitFor(() => ups(manager).length === 1, 10_000);
+    skipped = 0;
+  }, 60_000);
+
   it('refuses a policy naming a channel that does not exist, and deleting a policy in use', async () => {
     const refused = await post(t, '/api/v1/escalation-policies', {
       name: 'Typo',
