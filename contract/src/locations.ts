@@ -82,3 +82,15 @@ export const ProbeTokenCreated = z.object({
   command: z.string(),
 });
 export type ProbeTokenCreated = z.infer<typeof ProbeTokenCreated>;
+
+/**
+ * The admins' one notice that coverage is lost (issue 16 item 4, ADR 73): monitors UNKNOWN
+ * because too few of their locations report, how many, and which locations are silent.
+ * `monitors` 0: coverage is whole and nothing is shown.
+ */
+export const CoverageNotice = z.object({
+  monitors: z.number().int(),
+  locations: z.array(z.object({ id: z.string(), name: z.string(), monitors: z.number().int() })),
+  since: z.iso.datetime().nullable(),
+});
+export type CoverageNotice = z.infer<typeof CoverageNotice>;

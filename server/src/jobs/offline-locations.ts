@@ -2,6 +2,7 @@ import { LOCAL_LOCATION_ID } from '@pagewatch/contract';
 import { systemContext } from '../domain/actor.js';
 import { OFFLINE_AFTER_MS } from '../domain/locations.js';
 import type { Logger } from '../lib/logger.js';
+import { sweepCoverage } from './coverage-sweep.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { declareIncident } from '../services/incidents/create.js';
 import { postIncidentUpdate } from '../services/incidents/post-update.js';
@@ -53,7 +54,11 @@ export async function sweepOfflineLocations(deps: ServiceDeps): Promise<void> {
   }
 }
 
-/** Sweeps every few seconds while this process holds the `offline-locations` singleton. */
+/**
+ * Sweeps every few seconds while this process holds the `offline-locations` singleton: the
+ * locations first, then the monitors they left without coverage (ADR 73), so the location's
+ * incident comes before its monitors turn unknown.
+ */
 export function startOfflineLocations(
   deps: ServiceDeps,
   logger: Logger,
@@ -65,6 +70,11 @@ export function startOfflineLocations(
     if (stopped) return Promise.resolve();
     running ??= sweepOfflineLocations(deps)
       .catch((err: unknown) => logger.warn({ err }, 'locations: offline sweep failed'))
+      .then(() => sweepCoverage(deps))
+      .then(
+        () => undefined,
+        (err: unknown) => logger.warn({ err }, 'locations: coverage sweep failed'),
+      )
       .finally(() => {
         running = null;
       });

@@ -8,6 +8,7 @@ import { incidentsRepository } from './incidents.js';
 import { instanceDataRepository } from './instance-data.js';
 import { browserRunsRepository } from './browser-runs.js';
 import { channelCoverageRepository } from './channel-coverage.js';
+import { coverageRepository } from './coverage.js';
 import { checkRequestsRepository } from './check-requests.js';
 import { clusterRepository } from './cluster.js';
 import { configKeysRepository } from './config-keys.js';
@@ -70,6 +71,7 @@ export function repositories(database: Database) {
     loginFailures: loginFailuresRepository(database.db),
     locations: locationsRepository(database.db),
     locationResults: locationResultsRepository(database.db, database.engine),
+    coverage: coverageRepository(database.db, outbox),
     monitorLocations: monitorLocationsRepository(database.db),
     accountTokens: accountTokensRepository(database.db),
     oidc: oidcRepository(database.db),

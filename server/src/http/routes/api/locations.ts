@@ -1,4 +1,5 @@
 import {
+  CoverageNotice,
   LocationInput,
   LocationView,
   ProbeInput,
@@ -7,6 +8,7 @@ import {
 } from '@pagewatch/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { coverageNotice } from '../../../services/coverage/notice.js';
 import type { ServiceDeps } from '../../../services/deps.js';
 import { listLocations } from '../../../services/locations/list.js';
 import {
@@ -37,6 +39,20 @@ export function locationRoutes(app: FastifyInstance, api: ApiRegistry, deps: Ser
     summary: 'Locations with their probes: online, version, last heartbeat, clock, load, spool',
     responses: { 200: z.object({ items: z.array(LocationView) }) },
     handler: async () => ({ items: await listLocations(deps) }),
+  });
+  api.add(app, {
+    method: 'GET',
+    url: '/api/v1/locations/coverage',
+    // The admins' notice (ADR 73), like the offline locations it usually follows from.
+    access: 'admin',
+    tag: 'locations',
+    summary: 'Monitors unknown because too few of their locations report, and which are silent',
+    description:
+      'One notice for all monitors: `monitors` counts those UNKNOWN for lack of fresh results, ' +
+      '`locations` names the silent ones with how many of those monitors each leaves; ' +
+      '`monitors` 0 means coverage is whole.',
+    responses: { 200: CoverageNotice },
+    handler: async () => coverageNotice(deps),
   });
   api.add(app, {
     method: 'POST',
