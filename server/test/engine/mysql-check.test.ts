@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMysqlCheck, type MysqlCheckSpec } from '../../src/engine/checks/mysql/index.js';
 import type { CheckRun } from '../../src/engine/checks/types.js';
+import { closedAfterEach, expectDown } from '../fixtures/check-runs.js';
 import { testCertificates } from '../fixtures/certs.js';
 import { startFakeMysqlTls, startGarbagePeer } from '../fixtures/database-peers.js';
 import { refusedPort, startSilentServer } from '../fixtures/target-server.js';
@@ -11,16 +12,7 @@ import { refusedPort, startSilentServer } from '../fixtures/target-server.js';
 const mysqlUrl = process.env.PAGEWATCH_TEST_MYSQL_URL || undefined;
 
 const certs = testCertificates();
-const peers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(peers.splice(0).map((p) => p.close()));
-});
-
-async function peer<T extends { close(): Promise<void> }>(started: Promise<T>): Promise<T> {
-  const p = await started;
-  peers.push(p);
-  return p;
-}
+const peer = closedAfterEach();
 
 function check(port: number, overrides: Partial<MysqlCheckSpec> = {}): Promise<CheckRun> {
   return runMysqlCheck(
@@ -42,13 +34,6 @@ function check(port: number, overrides: Partial<MysqlCheckSpec> = {}): Promise<C
     },
     { signal: new AbortController().signal },
   );
-}
-
-function expectDown(run: CheckRun, code: CheckRun['errorCode'], message: RegExp): void {
-  expect(run.errorMessage).toMatch(message);
-  expect(run.errorCode).toBe(code);
-  expect(run.outcome).toBe('down');
-  expect(run.latencyMs).toBeNull();
 }
 
 describe('a MySQL peer that is not there or does not speak', () => {

@@ -1,27 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   runPostgresCheck,
   type PostgresCheckSpec,
 } from '../../src/engine/checks/postgres/index.js';
 import type { CheckRun } from '../../src/engine/checks/types.js';
+import { closedAfterEach, expectDown } from '../fixtures/check-runs.js';
 import { testCertificates } from '../fixtures/certs.js';
 import { startGarbagePeer, startTlsFront } from '../fixtures/database-peers.js';
 import { refusedPort, startSilentServer } from '../fixtures/target-server.js';
 import { postgresUrl } from '../support/engines.js';
 
 const certs = testCertificates();
-const peers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(peers.splice(0).map((p) => p.close()));
-});
-
-async function peer<T extends { close(): Promise<void> }>(started: Promise<T>): Promise<T> {
-  const p = await started;
-  peers.push(p);
-  return p;
-}
+const peer = closedAfterEach();
 
 function check(port: number, overrides: Partial<PostgresCheckSpec> = {}): Promise<CheckRun> {
   return runPostgresCheck(
@@ -43,13 +35,6 @@ function check(port: number, overrides: Partial<PostgresCheckSpec> = {}): Promis
     },
     { signal: new AbortController().signal },
   );
-}
-
-function expectDown(run: CheckRun, code: CheckRun['errorCode'], message: RegExp): void {
-  expect(run.errorMessage).toMatch(message);
-  expect(run.errorCode).toBe(code);
-  expect(run.outcome).toBe('down');
-  expect(run.latencyMs).toBeNull();
 }
 
 describe('a PostgreSQL peer that is not there or does not speak', () => {

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisMonitorInput } from '@pagewatch/contract';
 import { runRedisCheck, type RedisCheckSpec } from '../../src/engine/checks/redis/index.js';
 import type { CheckRun } from '../../src/engine/checks/types.js';
+import { closedAfterEach, expectDown } from '../fixtures/check-runs.js';
 import { testCertificates } from '../fixtures/certs.js';
 import {
   REDIS_SERVER,
@@ -15,16 +16,7 @@ import { refusedPort, startSilentServer } from '../fixtures/target-server.js';
 const redisUrl = process.env.PAGEWATCH_TEST_REDIS_URL || undefined;
 
 const certs = testCertificates();
-const peers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(peers.splice(0).map((p) => p.close()));
-});
-
-async function peer<T extends { close(): Promise<void> }>(started: Promise<T>): Promise<T> {
-  const p = await started;
-  peers.push(p);
-  return p;
-}
+const peer = closedAfterEach();
 
 function check(port: number, overrides: Partial<RedisCheckSpec> = {}): Promise<CheckRun> {
   return runRedisCheck(
@@ -46,13 +38,6 @@ function check(port: number, overrides: Partial<RedisCheckSpec> = {}): Promise<C
     },
     { signal: new AbortController().signal },
   );
-}
-
-function expectDown(run: CheckRun, code: CheckRun['errorCode'], message: RegExp): void {
-  expect(run.errorMessage).toMatch(message);
-  expect(run.errorCode).toBe(code);
-  expect(run.outcome).toBe('down');
-  expect(run.latencyMs).toBeNull();
 }
 
 describe('the commands a Redis monitor may run', () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runTlsCheck, type TlsCheckSpec } from '../../src/engine/checks/tls/index.js';
 import { secureContextFor } from '../../src/engine/checks/socket.js';
 import type { CheckRun } from '../../src/engine/checks/types.js';
+import { expectDown } from '../fixtures/check-runs.js';
 import { testCertificates, type KeyAndCert } from '../fixtures/certs.js';
 import { startDnsServer } from '../fixtures/dns-server.js';
 import { refusedPort } from '../fixtures/target-server.js';
@@ -36,13 +37,6 @@ function check(port: number, overrides: Partial<TlsCheckSpec> = {}): Promise<Che
     },
     { signal: new AbortController().signal },
   );
-}
-
-function expectDown(run: CheckRun, code: CheckRun['errorCode'], message: RegExp): void {
-  expect(run.outcome).toBe('down');
-  expect(run.errorCode).toBe(code);
-  expect(run.errorMessage).toMatch(message);
-  expect(run.latencyMs).toBeNull();
 }
 
 const assertion = (run: CheckRun, target: string) =>
