@@ -37,4 +37,17 @@ export class ProbeClock {
       this.bestRtt = Math.min(this.bestRtt, Math.max(rtt, 1));
     }
   }
+
+  /**
+   * A line of the assignment stream said `serverTime` and was read at `readLocal`. Unlike an
+   * answer, a line has no send time: it may have waited in a socket buffer for as long as this
+   * process was frozen (SIGSTOP, a suspended VM) or starved, so `readLocal − serverTime` only
+   * bounds the offset from above. It lowers an estimate it proves too high and is otherwise
+   * ignored: the lines a frozen probe reads on waking would set its clock back by the length of
+   * the freeze, placing its next checks in past rounds and reporting a false clock warning.
+   */
+  observeLine(serverTime: number, readLocal: number): void {
+    const bound = readLocal - serverTime;
+    if (this.offset === null || bound < this.offset) this.offset = bound;
+  }
 }

@@ -76,7 +76,7 @@ export async function runProbe(options: ProbeOptions): Promise<void> {
   };
 
   const onLine = (line: ProbeStreamLine, readAt: number) => {
-    clock.observe(line.serverTime, readAt, readAt);
+    clock.observeLine(line.serverTime, readAt);
     if (line.type === 'snapshot') {
       runner.replace(line.monitors);
       options.log(`assignment: ${line.monitors.length} monitors`);
