@@ -54,6 +54,7 @@ export const ConfigApplyReport = z.object({
   monitors: ConfigKindReport,
   statusPages: ConfigKindReport,
   maintenance: ConfigKindReport,
+  slos: ConfigKindReport,
 });
 export type ConfigApplyReport = z.infer<typeof ConfigApplyReport>;
 
@@ -67,6 +68,7 @@ export const ConfigManagedList = z.object({
   monitors: z.array(ManagedResource),
   statusPages: z.array(ManagedResource),
   maintenance: z.array(ManagedResource),
+  slos: z.array(ManagedResource),
 });
 export type ConfigManagedList = z.infer<typeof ConfigManagedList>;
 

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import {
+  ChannelQuietHours,
   channelKinds,
   channelSchemas,
   ChannelCreateInput,
   type ChannelKind,
 } from './notifications.js';
 import { MaintenanceInput } from './maintenance.js';
+import { SloInput, SloSubject } from './slos.js';
 import {
   BrowserMonitorInput,
   DnsMonitorInput,
@@ -39,8 +41,8 @@ import {
 } from './status-pages.js';
 
 /**
- * The configuration as code (issue 15): every monitor, notification channel, status page and
- * maintenance window of an instance as one document, YAML or JSON. Each entry is its resource's
+ * The configuration as code (issue 15): every monitor, notification channel, status page,
+ * maintenance window and SLO of an instance as one document, YAML or JSON. Each entry is its resource's
  * input schema with a stable `key` added and ids replaced by the keys of what it refers to.
  * See docs/config-as-code.md.
  */
@@ -205,6 +207,25 @@ export const MonitorEntry = z.discriminatedUnion(
 );
 export type MonitorEntry = z.infer<typeof MonitorEntry>;
 
+/**
+ * An id field that exports before ADR 74 wrote, always null (they could not name a channel):
+ * still read so those files apply, and dropped. A number asks for the key field instead.
+ */
+const legacyNullId = (field: string) =>
+  z
+    .null({ error: `Name the channel by its key in ${field}` })
+    .optional()
+    .transform(() => undefined);
+
+const { rerouteChannelId: _reroute, ...quietShape } = ChannelQuietHours.shape;
+
+/** A channel's quiet hours (ADR 68); the channel warnings go to meanwhile named by key. */
+export const ChannelQuietHoursEntry = z.strictObject({
+  ...quietShape,
+  rerouteChannel: ConfigKey.nullable().default(null),
+  rerouteChannelId: legacyNullId('rerouteChannel'),
+});
+
 function channelEntry<K extends ChannelKind>(kind: K) {
   const input = ChannelCreateInput.options[channelKinds.indexOf(kind)] as unknown as z.ZodObject;
   const secrets = channelSchemas[kind].secrets as z.ZodObject;
@@ -214,11 +235,20 @@ function channelEntry<K extends ChannelKind>(kind: K) {
     const inner = optional ? (field.unwrap() as z.ZodType) : (field as z.ZodType);
     secretShape[name] = optional ? secretField(inner).optional() : secretField(inner);
   }
-  const { secrets: _secrets, ...shape } = input.shape;
+  const {
+    secrets: _secrets,
+    fallbackChannelId: _fallback,
+    quietHours: _quietHours,
+    ...shape
+  } = input.shape;
   return z.strictObject({
     key: ConfigKey,
     ...shape,
     kind: z.literal(kind),
+    /** The key of the channel that gets this one's messages once it keeps failing (ADR 62). */
+    fallbackChannel: ConfigKey.nullable().default(null),
+    fallbackChannelId: legacyNullId('fallbackChannel'),
+    quietHours: ChannelQuietHoursEntry.prefault({}),
     // Left out of an update, a secret keeps the stored one; on create a required one is asked for.
     secrets: z.strictObject(secretShape).prefault({}),
   });
@@ -331,6 +361,30 @@ export const MaintenanceEntry = z.strictObject({
 export type MaintenanceEntry = z.infer<typeof MaintenanceEntry>;
 
 /**
+ * What an SLO is about, by key (ADR 74): a monitor (a group monitor too), every monitor with a
+ * tag, or a status page's component (the page's key, the monitor's key).
+ */
+export const SloSubjectEntry = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('monitor'), monitor: ConfigKey }),
+    SloSubject.options[1],
+    z.strictObject({ kind: z.literal('component'), statusPage: ConfigKey, monitor: ConfigKey }),
+  ],
+  { error: 'Choose the subject: kind monitor, tag or component' },
+);
+
+const { subject: _subject, ...sloShape } = SloInput.shape;
+
+/** A service level objective (issue 20, ADR 52/53) in the document; its subject by key. */
+export const SloEntry = z.strictObject({
+  key: ConfigKey,
+  ...sloShape,
+  subject: SloSubjectEntry,
+});
+export type SloEntry = z.infer<typeof SloEntry>;
+
+/**
  * One configuration file, or several merged (a folder). Every list may be left out. Keys are
  * unique per kind across the merged files; references to keys are checked by the server.
  */
@@ -342,11 +396,18 @@ export const ConfigDocument = z.strictObject({
   monitors: z.array(MonitorEntry).default([]),
   statusPages: z.array(StatusPageEntry).default([]),
   maintenance: z.array(MaintenanceEntry).default([]),
+  slos: z.array(SloEntry).default([]),
 });
 export type ConfigDocument = z.infer<typeof ConfigDocument>;
 /** The document as written, before defaults. */
 export type ConfigDocumentInput = z.input<typeof ConfigDocument>;
 
 /** The kinds of resource a document holds, in the order they are applied. */
-export const configKinds = ['channels', 'monitors', 'statusPages', 'maintenance'] as const;
+export const configKinds = [
+  'channels',
+  'monitors',
+  'statusPages',
+  'maintenance',
+  'slos',
+] as const;
 export type ConfigKind = (typeof configKinds)[number];

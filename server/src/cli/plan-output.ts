@@ -5,6 +5,7 @@ const label = {
   monitors: 'monitor',
   statusPages: 'status page',
   maintenance: 'maintenance window',
+  slos: 'SLO',
 } as const;
 
 const sign: Record<ConfigPlanAction, string> = {

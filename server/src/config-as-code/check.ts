@@ -154,6 +154,7 @@ export function checkFiles(files: readonly ConfigFile[]): CheckedDocument {
     monitors: [],
     statusPages: [],
     maintenance: [],
+    slos: [],
   };
   // Where each merged entry came from: its file and its place in that file's list.
   const origin: Record<ConfigKind, { source: Source; index: number }[]> = {
@@ -161,6 +162,7 @@ export function checkFiles(files: readonly ConfigFile[]): CheckedDocument {
     monitors: [],
     statusPages: [],
     maintenance: [],
+    slos: [],
   };
   for (const { source, document } of parsed) {
     for (const kind of configKinds) {

@@ -5,8 +5,11 @@ import {
   defaultAlertRules,
   MaintenanceEntry,
   MonitorEntry,
+  SloEntry,
   StatusPageEntry,
   type ChannelKind,
+  type ChannelQuietHours,
+  type SloSettings,
   type ConfigDocument,
   type MaintenanceInput,
   type MessageTemplate,
@@ -95,13 +98,23 @@ export interface ChannelResource {
   config: Record<string, unknown>;
   /** Names of the secret fields that hold a value. */
   secretsSet: readonly string[];
+  fallbackChannelId: number | null;
+  failThreshold: number;
+  quietHours: ChannelQuietHours;
 }
+
+/** A channel another one names (fallback, reroute) by key; one without a key drops. */
+const channelRef = (keys: ReadonlyMap<number, string>, id: number | null): string | null =>
+  id === null ? null : (keys.get(id) ?? null);
 
 export function channelEntryOf(
   c: ChannelResource,
   key: string,
+  /** Keys of the channels, for the ones this channel names. */
+  channelKeys: ReadonlyMap<number, string>,
   secretValue?: SecretValue,
 ): ChannelEntry {
+  const { rerouteChannelId, ...quiet } = c.quietHours;
   const entry: Record<string, unknown> = {
     key,
     kind: c.kind,
@@ -109,7 +122,10 @@ export function channelEntryOf(
     isDefault: c.isDefault,
     enabled: c.enabled,
     template: c.template,
+    failThreshold: c.failThreshold,
     config: structuredClone(c.config),
+    fallbackChannel: channelRef(channelKeys, c.fallbackChannelId),
+    quietHours: { ...structuredClone(quiet), rerouteChannel: channelRef(channelKeys, rerouteChannelId) },
     secrets: {},
   };
   const stored = (slot: SecretSlot) => c.secretsSet.includes(String(slot.path[1]));
@@ -139,6 +155,7 @@ export function statusPageEntryOf(
         monitor: byKey(monitorKeys, c.monitorId),
         displayName: c.displayName,
         description: c.description,
+        showLocations: c.showLocations,
       })),
     })),
     show: page.show,
@@ -174,6 +191,37 @@ export function maintenanceEntryOf(
   });
 }
 
+/** An SLO as an entry: its subject's monitor and page by key (ADR 74). */
+export function sloEntryOf(
+  s: SloSettings,
+  key: string,
+  monitorKeys: ReadonlyMap<number, string>,
+  pageKeys: ReadonlyMap<number, string>,
+): SloEntry {
+  const subject = s.subject;
+  return SloEntry.parse({
+    key,
+    name: s.name,
+    subject:
+      subject.kind === 'tag'
+        ? subject
+        : subject.kind === 'monitor'
+          ? { kind: 'monitor', monitor: byKey(monitorKeys, subject.monitorId) }
+          : {
+              kind: 'component',
+              statusPage: byKey(pageKeys, subject.statusPageId),
+              monitor: byKey(monitorKeys, subject.monitorId),
+            },
+    target: s.target,
+    window: s.window,
+    timeZone: s.timeZone,
+    countDegraded: s.countDegraded,
+    excludeMaintenance: s.excludeMaintenance,
+    latency: s.latency,
+    alerts: s.alerts,
+  });
+}
+
 /** The document with every list in key order. */
 export function documentOf(parts: Omit<ConfigDocument, 'version' | '$schema'>): ConfigDocument {
   const sorted = <T extends { key: string }>(list: T[]) =>
@@ -184,5 +232,6 @@ export function documentOf(parts: Omit<ConfigDocument, 'version' | '$schema'>): 
     monitors: sorted(parts.monitors),
     statusPages: sorted(parts.statusPages),
     maintenance: sorted(parts.maintenance),
+    slos: sorted(parts.slos),
   };
 }

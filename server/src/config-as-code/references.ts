@@ -14,6 +14,7 @@ const singular = {
   monitors: 'monitor',
   statusPages: 'status page',
   maintenance: 'maintenance window',
+  slos: 'SLO',
 } as const;
 
 /** Each key once per kind; the second and later uses are reported, naming the first. */
@@ -38,8 +39,9 @@ function duplicateKeys(document: ConfigDocument): ConfigProblem[] {
 }
 
 /**
- * What the document's references name must be in the document: monitors' channels, status
- * pages' monitors and email channel, maintenance windows' monitors.
+ * What the document's references name must be in the document: monitors' channels, channels'
+ * fallback and reroute channels, status pages' monitors and email channel, maintenance
+ * windows' monitors, SLOs' monitors and components.
  */
 function unknownReferences(document: ConfigDocument): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
@@ -48,6 +50,14 @@ function unknownReferences(document: ConfigDocument): ConfigProblem[] {
   const monitorRef = (path: DocPath, key: string) => {
     if (!monitors.has(key)) problems.push(error(path, `No monitor has the key "${key}"`));
   };
+  const channelRef = (path: DocPath, key: string | null) => {
+    if (key !== null && !channels.has(key))
+      problems.push(error(path, `No channel has the key "${key}"`));
+  };
+  document.channels.forEach((c, i) => {
+    channelRef(['channels', i, 'fallbackChannel'], c.fallbackChannel);
+    channelRef(['channels', i, 'quietHours', 'rerouteChannel'], c.quietHours.rerouteChannel);
+  });
   document.monitors.forEach((m, i) => {
     (m.channels ?? []).forEach((key, ci) => {
       if (!channels.has(key)) {
@@ -80,6 +90,28 @@ function unknownReferences(document: ConfigDocument): ConfigProblem[] {
     if (w.scope.kind === 'monitors') {
       w.scope.monitors.forEach((key, mi) =>
         monitorRef(['maintenance', i, 'scope', 'monitors', mi], key),
+      );
+    }
+  });
+  document.slos.forEach((slo, i) => {
+    const subject = slo.subject;
+    if (subject.kind === 'tag') return;
+    const at: DocPath = ['slos', i, 'subject'];
+    monitorRef([...at, 'monitor'], subject.monitor);
+    if (subject.kind !== 'component') return;
+    const page = document.statusPages.find((p) => p.key === subject.statusPage);
+    if (!page) {
+      problems.push(
+        error([...at, 'statusPage'], `No status page has the key "${subject.statusPage}"`),
+      );
+    } else if (
+      !page.sections.some((s) => s.components.some((c) => c.monitor === subject.monitor))
+    ) {
+      problems.push(
+        error(
+          [...at, 'monitor'],
+          `The status page "${subject.statusPage}" does not show the monitor "${subject.monitor}"`,
+        ),
       );
     }
   });

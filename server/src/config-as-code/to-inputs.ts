@@ -5,6 +5,8 @@ import type {
   MaintenanceInput,
   MonitorEntry,
   MonitorInput,
+  SloEntry,
+  SloInput,
   StatusPageEntry,
   StatusPageInput,
 } from '@pagewatch/contract';
@@ -14,6 +16,7 @@ import { referenceFieldOf } from '../domain/monitor-types.js';
 export interface KeyIds {
   channels: Map<string, number>;
   monitors: Map<string, number>;
+  statusPages: Map<string, number>;
 }
 
 const idOf = (ids: Map<string, number>, key: string): number => {
@@ -51,9 +54,41 @@ export function monitorKeysNamed(entry: MonitorEntry): string[] {
 }
 
 /** A channel's input (create or update: secrets left out keep the stored ones on update). */
-export function channelInput(entry: ChannelEntry): ChannelCreateInput {
-  const { key: _key, ...rest } = entry;
-  return rest as ChannelCreateInput;
+export function channelInput(entry: ChannelEntry, ids: KeyIds): ChannelCreateInput {
+  const { key: _key, fallbackChannel, fallbackChannelId: _old, quietHours, ...rest } = entry;
+  const { rerouteChannel, rerouteChannelId: _oldReroute, ...quiet } = quietHours;
+  return {
+    ...rest,
+    fallbackChannelId: fallbackChannel === null ? null : idOf(ids.channels, fallbackChannel),
+    quietHours: {
+      ...quiet,
+      rerouteChannelId: rerouteChannel === null ? null : idOf(ids.channels, rerouteChannel),
+    },
+  } as ChannelCreateInput;
+}
+
+/** Keys of the channels a channel names (fallback, reroute): they must exist before it. */
+export function channelKeysNamed(entry: ChannelEntry): string[] {
+  const named = [entry.fallbackChannel, entry.quietHours.rerouteChannel];
+  return named.filter((k): k is string => k !== null && k !== entry.key);
+}
+
+/** An SLO's input: its subject's monitor and page keys become ids. */
+export function sloInput(entry: SloEntry, ids: KeyIds): SloInput {
+  const { key: _key, subject, ...rest } = entry;
+  return {
+    ...rest,
+    subject:
+      subject.kind === 'tag'
+        ? subject
+        : subject.kind === 'monitor'
+          ? { kind: 'monitor', monitorId: idOf(ids.monitors, subject.monitor) }
+          : {
+              kind: 'component',
+              statusPageId: idOf(ids.statusPages, subject.statusPage),
+              monitorId: idOf(ids.monitors, subject.monitor),
+            },
+  };
 }
 
 export function statusPageInput(entry: StatusPageEntry, ids: KeyIds): StatusPageInput {
@@ -94,6 +129,9 @@ export function documentPath(path: string): (string | number)[] {
     if (step === 'channelIds') return 'channels';
     if (step === 'monitorId') return 'monitor';
     if (step === 'emailChannelId') return 'emailChannel';
+    if (step === 'fallbackChannelId') return 'fallbackChannel';
+    if (step === 'rerouteChannelId') return 'rerouteChannel';
+    if (step === 'statusPageId' && steps[i - 1] === 'subject') return 'statusPage';
     if (step === 'monitorIds' && steps[i - 1] === 'scope') return 'monitors';
     return step;
   });

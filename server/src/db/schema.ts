@@ -758,6 +758,10 @@ export interface SlosTable {
   alert_since: Millis | null;
   created_at: Millis;
   updated_at: Millis;
+  /** Configuration as code (migration 054, as 018/020 for the other kinds). */
+  config_key: string | null;
+  managed_by_config: Generated<number>;
+  config_applied: string | null;
 }
 
 export interface DB {

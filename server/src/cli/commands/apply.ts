@@ -20,6 +20,7 @@ const label = {
   monitors: 'monitors',
   statusPages: 'status pages',
   maintenance: 'maintenance windows',
+  slos: 'SLOs',
 } as const;
 
 /** One line per kind and change that happened, keys listed. */

@@ -13,6 +13,7 @@ const fileOfKind = {
   monitors: 'monitors',
   statusPages: 'status-pages',
   maintenance: 'maintenance',
+  slos: 'slos',
 } as const;
 
 interface ExportOptions {

@@ -48,6 +48,7 @@ import { channelHealth } from './045-channel-health.js';
 import { reportDelivery } from './048-report-delivery.js';
 import { statusComponentLocations } from './050-status-component-locations.js';
 import { channelQuietHours } from './052-channel-quiet-hours.js';
+import { sloConfigKeys } from './054-slo-config-keys.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -101,6 +102,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '048-report-delivery': reportDelivery(engine),
     '050-status-component-locations': statusComponentLocations(),
     '052-channel-quiet-hours': channelQuietHours(),
+    '054-slo-config-keys': sloConfigKeys(),
   };
 }
 

@@ -7,6 +7,7 @@ export const configTables = {
   monitors: 'monitors',
   statusPages: 'status_pages',
   maintenance: 'maintenance_windows',
+  slos: 'slos',
 } as const;
 export type ConfigTableKind = keyof typeof configTables;
 

@@ -1,10 +1,11 @@
-import type {
-  ConfigApplyMode,
-  ConfigApplyReport,
-  ConfigDocument,
-  ConfigKind,
-  ConfigKindReport,
-  FieldError,
+import {
+  configKinds,
+  type ConfigApplyMode,
+  type ConfigApplyReport,
+  type ConfigDocument,
+  type ConfigKind,
+  type ConfigKindReport,
+  type FieldError,
 } from '@pagewatch/contract';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { RequestContext } from '../../domain/actor.js';
@@ -44,7 +45,7 @@ export interface ApplyResult {
   ids: AppliedIds;
 }
 
-const ORDER = ['channels', 'monitors', 'statusPages', 'maintenance'] as const;
+const ORDER = configKinds;
 
 const emptyKind = (): ConfigKindReport => ({
   created: [],
@@ -127,8 +128,8 @@ async function writeKind<E extends { key: string }, R>(
       throw atEntry(
         validationFailed([
           {
-            path: 'members',
-            message: 'These monitors name each other in a circle: none can be created first',
+            path: ops.namesPath ?? 'members',
+            message: `These ${kind} name each other in a circle: none can be created first`,
             code: 'reference_cycle',
           },
         ]),
@@ -288,12 +289,14 @@ export async function applyDocument(
           monitors: emptyKind(),
           statusPages: emptyKind(),
           maintenance: emptyKind(),
+          slos: emptyKind(),
         },
         ids: {
           channels: new Map(),
           monitors: new Map(),
           statusPages: new Map(),
           maintenance: new Map(),
+          slos: new Map(),
         },
       };
       const ops = kindOps(tx, ctx, state, run.ids);
@@ -301,6 +304,8 @@ export async function applyDocument(
       await writeKind(run, 'monitors', resolved.monitors, state.monitors, ops.monitors);
       await writeKind(run, 'statusPages', resolved.statusPages, state.statusPages, ops.statusPages);
       await writeKind(run, 'maintenance', resolved.maintenance, state.maintenance, ops.maintenance);
+      // SLOs last: their subjects name monitors and status pages' components.
+      await writeKind(run, 'slos', resolved.slos, state.slos, ops.slos);
       if (mode === 'upsert') {
         for (const kind of [...ORDER].reverse()) {
           const held = state[kind] as Held<unknown>[];

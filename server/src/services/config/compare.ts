@@ -95,10 +95,15 @@ export function sameEntry(
   return canonical(want) === canonical(stored);
 }
 
-export function sameChannel(c: ChannelRecord, desired: ChannelEntry, box: SecretBox): boolean {
+export function sameChannel(
+  c: ChannelRecord,
+  desired: ChannelEntry,
+  box: SecretBox,
+  channelKeys: ReadonlyMap<number, string>,
+): boolean {
   const secrets = openSecrets(c, box);
   const resource = { ...c, secretsSet: secretNames(secrets) };
-  const stored = channelEntryOf(resource, desired.key, (slot) => {
+  const stored = channelEntryOf(resource, desired.key, channelKeys, (slot) => {
     const value = secrets[String(slot.path[1])];
     return typeof value === 'string' ? value : undefined;
   });

@@ -63,6 +63,26 @@ export async function recordApplied(
   }
 }
 
+/**
+ * A channel baseline as entries are written now: before ADR 74 a channel entry carried
+ * `fallbackChannelId` and `quietHours.rerouteChannelId` (the defaults, null: export never wrote
+ * them); they are `fallbackChannel` and `rerouteChannel` now, so old baselines are no drift.
+ */
+export function currentBaseline(kind: ConfigKind, applied: string): string {
+  if (kind !== 'channels' || !applied.includes('ChannelId"')) return applied;
+  const entry = JSON.parse(applied) as Record<string, unknown>;
+  if ('fallbackChannelId' in entry) {
+    entry.fallbackChannel ??= null;
+    delete entry.fallbackChannelId;
+  }
+  const quiet = entry.quietHours as Record<string, unknown> | undefined;
+  if (quiet && 'rerouteChannelId' in quiet) {
+    quiet.rerouteChannel ??= null;
+    delete quiet.rerouteChannelId;
+  }
+  return canonical(entry);
+}
+
 /** Managed resources whose live definition is no longer what the last apply wrote. */
 export function driftOf(
   state: ConfigState,
@@ -73,8 +93,9 @@ export function driftOf(
   for (const kind of configKinds) {
     const applied = new Map(state[kind].map((h) => [h.id, h.applied] as const));
     for (const e of live[kind]) {
-      const before = applied.get(e.id);
-      if (!e.managed || before == null) continue;
+      const stored = applied.get(e.id);
+      if (!e.managed || stored == null) continue;
+      const before = currentBaseline(kind, stored);
       const now = snapshotOf(kind, e.entry, box);
       if (now === before) continue;
       const changes = propertyChanges(kind, JSON.parse(before), JSON.parse(now), false).filter(

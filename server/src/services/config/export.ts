@@ -1,10 +1,11 @@
-import type { ConfigDocument, ConfigKind } from '@pagewatch/contract';
+import { configKinds, type ConfigDocument, type ConfigKind } from '@pagewatch/contract';
 import type { Repositories } from '../../db/repositories/index.js';
 import {
   channelEntryOf,
   documentOf,
   maintenanceEntryOf,
   monitorEntryOf,
+  sloEntryOf,
   statusPageEntryOf,
 } from '../../config-as-code/from-resources.js';
 import { keyFromName, uniqueKey } from '../../config-as-code/keys.js';
@@ -19,6 +20,7 @@ const nameOf: { [K in ConfigKind]: (h: ConfigState[K][number]) => string } = {
   monitors: (h) => (h as Held<{ name: string }>).resource.name,
   statusPages: (h) => (h as Held<{ slug: string }>).resource.slug,
   maintenance: (h) => (h as Held<{ title: string }>).resource.title,
+  slos: (h) => (h as Held<{ name: string }>).resource.name,
 };
 
 /**
@@ -27,7 +29,7 @@ const nameOf: { [K in ConfigKind]: (h: ConfigState[K][number]) => string } = {
  * management: they stay under the UI until a document is applied.
  */
 export async function assignKeys(repos: Repositories, state: ConfigState): Promise<void> {
-  for (const kind of ['channels', 'monitors', 'statusPages', 'maintenance'] as const) {
+  for (const kind of configKinds) {
     const held: Held<unknown>[] = state[kind];
     const taken = new Set(held.flatMap((h) => (h.key === null ? [] : [h.key])));
     for (const h of held) {
@@ -47,11 +49,13 @@ const keyOf = (h: Held<unknown>): string => {
 export function documentFromState(state: ConfigState, box: SecretBox): ConfigDocument {
   const channelKeys = keysById(state.channels);
   const monitorKeys = keysById(state.monitors);
+  const pageKeys = keysById(state.statusPages);
   return documentOf({
     channels: state.channels.map((h) =>
       channelEntryOf(
         { ...h.resource, secretsSet: secretNames(openSecrets(h.resource, box)) },
         keyOf(h),
+        channelKeys,
       ),
     ),
     monitors: state.monitors.map((h) =>
@@ -71,6 +75,7 @@ export function documentFromState(state: ConfigState, box: SecretBox): ConfigDoc
     maintenance: state.maintenance
       .filter((h) => h.resource.cancelledAt === null)
       .map((h) => maintenanceEntryOf(h.resource, keyOf(h), monitorKeys)),
+    slos: state.slos.map((h) => sloEntryOf(h.resource, keyOf(h), monitorKeys, pageKeys)),
   });
 }
 

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { ConfigKind } from '@pagewatch/contract';
+import { configKinds, type ConfigKind } from '@pagewatch/contract';
 import {
   channelEntryOf,
   maintenanceEntryOf,
   monitorEntryOf,
+  sloEntryOf,
   statusPageEntryOf,
 } from '../../config-as-code/from-resources.js';
 import type { SecretBox } from '../../lib/crypto.js';
@@ -59,6 +60,7 @@ export function liveEntries(state: ConfigState, box: SecretBox): Record<ConfigKi
 function makeLiveEntries(state: ConfigState, box: SecretBox): Record<ConfigKind, LiveEntry[]> {
   const channelKeys = keyMap(state.channels);
   const monitorKeys = keyMap(state.monitors);
+  const pageKeys = keyMap(state.statusPages);
   const live = <R>(held: readonly Held<R>[], make: (h: Held<R>, key: string) => unknown) =>
     held.map((h) => ({
       id: h.id,
@@ -70,7 +72,7 @@ function makeLiveEntries(state: ConfigState, box: SecretBox): Record<ConfigKind,
     channels: live(state.channels, (h, key) => {
       const secrets = channelSecrets(h.resource, box);
       const resource = { ...h.resource, secretsSet: secretNames(secrets) };
-      return channelEntryOf(resource, key, (slot) => {
+      return channelEntryOf(resource, key, channelKeys, (slot) => {
         const value = secrets[String(slot.path[1])];
         return typeof value === 'string' && value !== '' ? value : undefined;
       });
@@ -93,6 +95,7 @@ function makeLiveEntries(state: ConfigState, box: SecretBox): Record<ConfigKind,
     maintenance: live(state.maintenance, (h, key) =>
       maintenanceEntryOf(h.resource, key, monitorKeys),
     ),
+    slos: live(state.slos, (h, key) => sloEntryOf(h.resource, key, monitorKeys, pageKeys)),
   };
 }
 
@@ -106,7 +109,7 @@ export function planToken(
   live: Record<ConfigKind, LiveEntry[]> = liveEntries(state, box),
 ): string {
   const hash = createHash('sha256');
-  for (const kind of ['channels', 'monitors', 'statusPages', 'maintenance'] as const) {
+  for (const kind of configKinds) {
     for (const e of live[kind]) {
       hash.update(canonical([kind, e.id, e.key, e.managed, e.entry]));
       hash.update('\n');

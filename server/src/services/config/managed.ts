@@ -14,6 +14,7 @@ const what: Record<ConfigKind, string> = {
   monitors: 'Monitor',
   statusPages: 'Status page',
   maintenance: 'Maintenance window',
+  slos: 'SLO',
 };
 
 const auditType: Record<ConfigKind, string> = {
@@ -21,11 +22,18 @@ const auditType: Record<ConfigKind, string> = {
   monitors: 'monitor',
   statusPages: 'status_page',
   maintenance: 'maintenance',
+  slos: 'slo',
 };
 
 /** The resources configuration files manage, by kind: the UI shows them read-only. */
 export async function listManaged(deps: ServiceDeps): Promise<ConfigManagedList> {
-  const out: ConfigManagedList = { channels: [], monitors: [], statusPages: [], maintenance: [] };
+  const out: ConfigManagedList = {
+    channels: [],
+    monitors: [],
+    statusPages: [],
+    maintenance: [],
+    slos: [],
+  };
   for (const kind of configKinds) {
     for (const mark of await deps.repos.configKeys.marks(kind)) {
       if (mark.managed && mark.key !== null) out[kind].push({ id: mark.id, key: mark.key });

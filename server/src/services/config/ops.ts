@@ -3,21 +3,29 @@ import {
   ChannelUpdateInput,
   MaintenanceInput,
   MonitorInput,
+  SloInput,
   StatusPageInput,
   toFieldErrors,
   type ChannelEntry,
   type ConfigKind,
   type MaintenanceEntry,
   type MonitorEntry,
+  type SloEntry,
   type StatusPageEntry,
 } from '@pagewatch/contract';
 import type { z } from 'zod';
 import type { RequestContext } from '../../domain/actor.js';
 import type { DocPath } from '../../config-as-code/paths.js';
 import { logoOf } from '../../config-as-code/logo.js';
-import { maintenanceEntryOf, statusPageEntryOf } from '../../config-as-code/from-resources.js';
+import {
+  maintenanceEntryOf,
+  sloEntryOf,
+  statusPageEntryOf,
+} from '../../config-as-code/from-resources.js';
 import {
   channelInput,
+  channelKeysNamed,
+  sloInput,
   maintenanceInput,
   monitorInput,
   monitorKeysNamed,
@@ -40,6 +48,7 @@ import { removeStatusPage } from '../status-pages/remove.js';
 import { removeLogo } from '../status-pages/remove-logo.js';
 import { uploadLogo } from '../status-pages/upload-logo.js';
 import { updateStatusPage } from '../status-pages/update.js';
+import { deleteSlo, storeNewSlo, storeSlo } from '../slos/manage.js';
 import { canonical, sameChannel, sameEntry } from './compare.js';
 import { liveEntries } from './live.js';
 import { keysById, type ConfigState, type Held } from './state.js';
@@ -63,8 +72,10 @@ export interface KindOps<E, R> {
    * EntryFailure. Kinds with thousands of entries (monitors) have it.
    */
   createMany?(entries: readonly { entry: E; at: DocPath }[]): Promise<number[]>;
-  /** Keys of other entries of its kind this entry names (a group's members). */
+  /** Keys of other entries of its kind this entry names (a group's members, a fallback). */
   names?(entry: E): readonly string[];
+  /** The field a circle of such names is reported at (default `members`). */
+  namesPath?: string;
   update(id: number, entry: E): Promise<void>;
   remove(id: number): Promise<void>;
 }
@@ -136,6 +147,7 @@ type Ops = {
   monitors: KindOps<MonitorEntry, ConfigState['monitors'][number]['resource']>;
   statusPages: KindOps<StatusPageEntry, ConfigState['statusPages'][number]['resource']>;
   maintenance: KindOps<MaintenanceEntry, ConfigState['maintenance'][number]['resource']>;
+  slos: KindOps<SloEntry, ConfigState['slos'][number]['resource']>;
 };
 
 /** The operations of every kind, writing through `tx` (the apply's transaction). */
@@ -147,6 +159,7 @@ export function kindOps(
 ): { [K in ConfigKind]: Ops[K] } {
   const channelKeys = keysById(state.channels);
   const monitorKeys = keysById(state.monitors);
+  const pageKeys = keysById(state.statusPages);
   const monitorsById = new Map(state.monitors.map((h) => [h.id, h.resource]));
   let monitorEntries: Map<number, Record<string, unknown>> | null = null;
   // Locations are set after the monitor exists, and only when they differ from what is stored.
@@ -161,11 +174,19 @@ export function kindOps(
     ));
   return {
     channels: {
-      same: (h, entry) => sameChannel(h.resource, entry, tx.secrets),
+      same: (h, entry) => sameChannel(h.resource, entry, tx.secrets, channelKeys),
+      // A channel naming a new one as fallback or reroute waits until that one exists.
+      names: (entry) => channelKeysNamed(entry),
+      namesPath: 'fallbackChannel',
       create: async (entry) =>
-        (await createChannel(tx, ctx, parsed(ChannelCreateInput, channelInput(entry)))).id,
+        (await createChannel(tx, ctx, parsed(ChannelCreateInput, channelInput(entry, ids)))).id,
       update: async (id, entry) =>
-        void (await updateChannel(tx, ctx, id, parsed(ChannelUpdateInput, channelInput(entry)))),
+        void (await updateChannel(
+          tx,
+          ctx,
+          id,
+          parsed(ChannelUpdateInput, channelInput(entry, ids)),
+        )),
       remove: (id) => removeChannel(tx, ctx, id),
     },
     monitors: {
@@ -270,6 +291,14 @@ export function kindOps(
           parsed(MaintenanceInput, maintenanceInput(entry, ids)),
         )),
       remove: (id) => removeWindow(tx, ctx, id),
+    },
+    slos: {
+      same: (h, entry) =>
+        sameText(() => sloEntryOf(h.resource, entry.key, monitorKeys, pageKeys), entry),
+      create: (entry) => storeNewSlo(tx, ctx, parsed(SloInput, sloInput(entry, ids))),
+      // An update restarts the SLO's burn-rate alert: only a real change writes one.
+      update: (id, entry) => storeSlo(tx, ctx, id, parsed(SloInput, sloInput(entry, ids))),
+      remove: (id) => deleteSlo(tx, ctx, id),
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Repositories } from '../../db/repositories/index.js';
 import type { ChannelRecord } from '../../db/repositories/notification-channels.js';
 import type { MaintenanceRecord } from '../../domain/maintenance/window.js';
 import type { MonitorRecord } from '../../domain/monitor.js';
+import type { StoredSlo } from '../../db/repositories/slos.js';
 import { logoData } from '../../config-as-code/logo.js';
 
 /** A stored resource with its config bookkeeping. */
@@ -21,6 +22,7 @@ export interface ConfigState {
   monitors: Held<MonitorRecord>[];
   statusPages: Held<StatusPage>[];
   maintenance: Held<MaintenanceRecord>[];
+  slos: Held<StoredSlo>[];
   /** Monitor id → the ids of the channels it alerts through. */
   links: Map<number, number[]>;
   /** Status page id → its logo as a data: URI, for the pages that have one. */
@@ -72,6 +74,7 @@ export async function loadState(repos: Repositories): Promise<ConfigState> {
     monitors: await hold(repos, 'monitors', await repos.monitors.list()),
     statusPages: await hold(repos, 'statusPages', pages),
     maintenance: await hold(repos, 'maintenance', await repos.maintenance.list()),
+    slos: await hold(repos, 'slos', await repos.slos.list()),
     links,
     logos,
     placements: await repos.monitorLocations.placements(),

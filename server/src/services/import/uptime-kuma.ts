@@ -34,6 +34,7 @@ async function keysBefore(repos: Repositories): Promise<Record<ConfigKind, Set<s
     monitors: await of('monitors'),
     statusPages: await of('statusPages'),
     maintenance: await of('maintenance'),
+    slos: await of('slos'),
   };
 }
 

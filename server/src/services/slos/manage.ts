@@ -49,12 +49,37 @@ export async function getSlo(deps: SloDeps, id: number): Promise<Slo> {
   return (await present(deps, [s]))[0]!;
 }
 
-export async function createSlo(deps: SloDeps, ctx: RequestContext, input: SloInput): Promise<Slo> {
+/**
+ * Stores a new SLO and audits it; its id. Without figures: an apply of configuration files
+ * (ADR 74) writes many in one transaction and shows none.
+ */
+export async function storeNewSlo(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  input: SloInput,
+): Promise<number> {
   const settings = SloInputSchema.parse(input);
   await checkSubject(deps, settings.subject);
   const id = await deps.repos.slos.create(settings, deps.clock.now());
   await audit(deps, ctx, 'slo.created', { type: 'slo', id }, `Created SLO “${settings.name}”`);
-  return getSlo(deps, id);
+  return id;
+}
+
+/** Changes an SLO's definition and audits it, without figures (see storeNewSlo). */
+export async function storeSlo(
+  deps: ServiceDeps,
+  ctx: RequestContext,
+  id: number,
+  input: SloInput,
+): Promise<void> {
+  const settings = SloInputSchema.parse(input);
+  await checkSubject(deps, settings.subject);
+  if (!(await deps.repos.slos.update(id, settings, deps.clock.now()))) throw notFound('SLO');
+  await audit(deps, ctx, 'slo.updated', { type: 'slo', id }, `Changed SLO “${settings.name}”`);
+}
+
+export async function createSlo(deps: SloDeps, ctx: RequestContext, input: SloInput): Promise<Slo> {
+  return getSlo(deps, await storeNewSlo(deps, ctx, input));
 }
 
 export async function updateSlo(
@@ -63,14 +88,11 @@ export async function updateSlo(
   id: number,
   input: SloInput,
 ): Promise<Slo> {
-  const settings = SloInputSchema.parse(input);
-  await checkSubject(deps, settings.subject);
-  if (!(await deps.repos.slos.update(id, settings, deps.clock.now()))) throw notFound('SLO');
-  await audit(deps, ctx, 'slo.updated', { type: 'slo', id }, `Changed SLO “${settings.name}”`);
+  await storeSlo(deps, ctx, id, input);
   return getSlo(deps, id);
 }
 
-export async function deleteSlo(deps: SloDeps, ctx: RequestContext, id: number): Promise<void> {
+export async function deleteSlo(deps: ServiceDeps, ctx: RequestContext, id: number): Promise<void> {
   const s = await deps.repos.slos.find(id);
   if (!s || !(await deps.repos.slos.remove(id))) throw notFound('SLO');
   await audit(deps, ctx, 'slo.deleted', { type: 'slo', id }, `Deleted SLO “${s.name}”`);

@@ -39,6 +39,7 @@ export function mapGatus(text: string): GatusImportPlan {
       monitors: [...endpoints.entries, ...external.entries],
       statusPages: [],
       maintenance: [],
+      slos: [],
     },
     items: [...endpoints.items, ...external.items, ...channels.items],
     pushTokens: external.pushTokens,

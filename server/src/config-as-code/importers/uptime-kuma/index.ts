@@ -42,6 +42,7 @@ export function mapKuma(src: KumaSource): KumaImportPlan {
       monitors: monitors.entries,
       statusPages: pages.entries,
       maintenance: windows.entries,
+      slos: [],
     },
     items: [...monitors.items, ...channels.items, ...pages.items, ...windows.items],
     pushTokens: monitors.pushTokens,
