@@ -13,8 +13,6 @@ export function rerouteNote(e: AlertEvent): ((x: Escape) => string) | null {
   if (!first) return null;
   return (x) =>
     `Rerouted: sent here from the channel ${x(first.channelName)} because of its quiet hours` +
-    (via.length > 0
-      ? `, passing ${via.map((c) => x(c.channelName)).join(', ')} (quiet too)`
-      : '') +
+    (via.length > 0 ? `, passing ${via.map((c) => x(c.channelName)).join(', ')} (quiet too)` : '') +
     '.';
 }
