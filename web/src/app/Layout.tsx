@@ -6,6 +6,7 @@ import { authKeys } from '../features/auth/api/keys';
 import { useMe } from '../features/auth/api/session';
 import { UserMenu } from '../features/auth/components/UserMenu';
 import { ConfigFileBanner } from '../features/config/ConfigFileBanner';
+import { CoverageBanner } from '../features/coverage/CoverageBanner';
 import { useDisplayTimeZone } from '../features/settings/api/display-zone';
 import { liveStore, startLiveUpdates, type LiveState } from '../features/monitors/api/live';
 import { MainMenu, TopNav } from './MainMenu';
@@ -84,6 +85,7 @@ export function Layout() {
       </header>
       <main id="main" className="page" tabIndex={-1}>
         <ConfigFileBanner />
+        <CoverageBanner />
         <Outlet />
       </main>
       {/* The dashboard by its filters: back from a monitor by its link or the browser, where it was. */}
