@@ -13,6 +13,7 @@ const noun: Record<ConfigKind, string> = {
   monitors: 'monitor',
   statusPages: 'status page',
   maintenance: 'maintenance window',
+  slos: 'SLO',
 };
 
 interface ManagedProps {

@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/Button';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { ErrorNotice } from '../../../components/ui/Notice';
 import { useMe } from '../../auth/api/session';
+import { ManagedByConfig } from '../../config/ManagedByConfig';
 import { atLeast } from '../../auth/roles';
 import { sloListQuery, useDeleteSlo } from '../api/slos';
 import { SloForm } from './SloForm';
@@ -35,8 +36,12 @@ export function SlosScreen() {
           </Button>
         )}
       </div>
-      {editing !== null && (
-        <SloForm slo={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
+      {editing === 'new' && <SloForm slo={null} onDone={() => setEditing(null)} />}
+      {editing !== null && editing !== 'new' && (
+        // An SLO applied from configuration files is changed there (ADR 74).
+        <ManagedByConfig kind="slos" id={editing.id}>
+          <SloForm slo={editing} onDone={() => setEditing(null)} />
+        </ManagedByConfig>
       )}
       {list.error ? <ErrorNotice error={list.error} /> : null}
       {items.length === 0 && !list.isPending && editing === null && (

@@ -57,6 +57,7 @@ const kindLabel = {
   monitors: 'Monitor',
   statusPages: 'Status page',
   maintenance: 'Maintenance window',
+  slos: 'SLO',
 } as const;
 
 /** Managed resources edited here since the last apply: what the next plan lists as drift. */
