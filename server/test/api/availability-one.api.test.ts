@@ -9,8 +9,13 @@ import { csvColumns } from '../../src/reports/csv.js';
 import { windowRange } from '../../src/domain/windows.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
-import { maintenanceInput, monitorInput } from '../support/factories.js';
-import { toWrite, type GenCheck } from '../support/history.js';
+import { monitorInput, onceMaintenanceInput } from '../support/factories.js';
+import {
+  tenMinuteHistory,
+  writeAsTheEngine,
+  type GenCheck,
+  type Span,
+} from '../support/history.js';
 import { json } from '../support/status-page-api.js';
 import { insertStatusPage } from '../support/status-pages.js';
 
@@ -20,10 +25,6 @@ const DAY = 24 * HOUR;
 const NOW = Date.parse('2026-04-15T10:30:00Z');
 const at = (s: string) => Date.parse(s);
 
-interface Span {
-  start: number;
-  end: number;
-}
 /** Failures: one inside maintenance, one across a UTC midnight, one partly corrected. */
 const OUTAGES: Span[] = [
   { start: at('2026-03-10T10:00:00Z'), end: at('2026-03-10T10:40:00Z') },
@@ -34,21 +35,14 @@ const MAINTENANCE = { start: at('2026-03-10T10:00:00Z'), end: at('2026-03-10T11:
 const CORRECTION = { start: at('2026-04-15T08:10:00Z'), end: at('2026-04-15T08:20:00Z') };
 
 /** A check every 10 minutes (offset 17 s) for 95 days; degraded now and then. */
-function history(monitorId: number): GenCheck[] {
-  const out: GenCheck[] = [];
-  let i = 0;
-  for (let t = NOW - 95 * DAY + 17_000; t <= NOW; t += 10 * MIN, i++) {
-    const down = OUTAGES.some((o) => t >= o.start && t < o.end);
-    out.push({
-      monitorId,
-      at: t,
-      outcome: down ? 'down' : i % 97 === 0 ? 'degraded' : 'up',
-      latencyUs: down ? null : 100_000 + (i % 50) * 1000,
-      phasesUs: { dns: null, connect: null, tls: null, ttfb: null, download: null },
-    });
-  }
-  return out;
-}
+const history = (monitorId: number): GenCheck[] =>
+  tenMinuteHistory({
+    monitorId,
+    from: NOW - 95 * DAY + 17_000,
+    to: NOW,
+    outages: OUTAGES,
+    latencyUs: (i) => 100_000 + (i % 50) * 1000,
+  });
 
 /** The uptime a brute-force count over the raw checks gives: excluded minutes left out. */
 function expected(checks: readonly GenCheck[], range: Span, excluded: Span[]): number | null {
@@ -80,35 +74,11 @@ describe.each(engines)('one availability computation on %s', (engine) => {
       await repos.monitors.insert(monitorInput({ name: 'Checkout API' }), NOW - 96 * DAY)
     ).id;
     checks = history(monitorId);
-    // Written as the engine writes them: flips at each change, so outages open and resolve
-    // automatic incidents; checks inside the window are marked as in maintenance (no incident).
-    let status = 'up';
-    const writes = checks.map((c) => {
-      const w = toWrite(c);
-      const to = c.outcome === 'down' ? 'down' : 'up';
-      const flip = to === status ? null : { from: status, to };
-      status = to;
-      const maintenance = c.at >= MAINTENANCE.start && c.at < MAINTENANCE.end;
-      return { ...w, status: to, flip, maintenance } as typeof w;
-    });
-    for (let i = 0; i < writes.length; i += 500) {
-      await repos.results.writeBatch(writes.slice(i, i + 500));
-    }
+    await writeAsTheEngine(repos.results, checks, MAINTENANCE);
     const maint = await t.inject({
       method: 'POST',
       url: '/api/v1/maintenance',
-      ...json(
-        maintenanceInput({
-          title: 'Database upgrade',
-          timezone: 'UTC',
-          scope: { kind: 'monitors', monitorIds: [monitorId] },
-          schedule: {
-            kind: 'once',
-            startsAt: new Date(MAINTENANCE.start).toISOString(),
-            endsAt: new Date(MAINTENANCE.end).toISOString(),
-          },
-        }),
-      ),
+      ...json(onceMaintenanceInput(monitorId, MAINTENANCE)),
     });
     expect(maint.statusCode, maint.body).toBe(201);
     const corr = await t.inject({

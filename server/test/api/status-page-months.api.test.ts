@@ -4,8 +4,8 @@ import { repositories } from '../../src/db/repositories/index.js';
 import { formatPercent } from '../../src/status-pages/render/labels.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
-import { maintenanceInput, monitorInput } from '../support/factories.js';
-import { toWrite, type GenCheck } from '../support/history.js';
+import { monitorInput, onceMaintenanceInput } from '../support/factories.js';
+import { tenMinuteHistory, writeAsTheEngine, type GenCheck } from '../support/history.js';
 import { json } from '../support/status-page-api.js';
 
 const MIN = 60_000;
@@ -27,21 +27,14 @@ const CORRECTIONS = [
 ];
 
 /** A check every 10 minutes from 20 January, degraded now and then. */
-function history(monitorId: number): GenCheck[] {
-  const out: GenCheck[] = [];
-  let i = 0;
-  for (let t = at('2026-01-20T00:00:17Z'); t <= NOW; t += 10 * MIN, i++) {
-    const down = OUTAGES.some((o) => t >= o.start && t < o.end);
-    out.push({
-      monitorId,
-      at: t,
-      outcome: down ? 'down' : i % 97 === 0 ? 'degraded' : 'up',
-      latencyUs: down ? null : 100_000,
-      phasesUs: { dns: null, connect: null, tls: null, ttfb: null, download: null },
-    });
-  }
-  return out;
-}
+const history = (monitorId: number): GenCheck[] =>
+  tenMinuteHistory({
+    monitorId,
+    from: at('2026-01-20T00:00:17Z'),
+    to: NOW,
+    outages: OUTAGES,
+    latencyUs: () => 100_000,
+  });
 
 /** Issue 20 item 6 (ADR 66): the status page's months are the report's months. */
 describe.each(engines)('monthly uptime on a status page on %s', (engine) => {
@@ -55,33 +48,11 @@ describe.each(engines)('monthly uptime on a status page on %s', (engine) => {
     monitorId = (
       await repos.monitors.insert(monitorInput({ name: 'Checkout API' }), NOW - 90 * DAY)
     ).id;
-    let status = 'up';
-    const writes = history(monitorId).map((c) => {
-      const w = toWrite(c);
-      const to = c.outcome === 'down' ? 'down' : 'up';
-      const flip = to === status ? null : { from: status, to };
-      status = to;
-      const maintenance = c.at >= MAINTENANCE.start && c.at < MAINTENANCE.end;
-      return { ...w, status: to, flip, maintenance } as typeof w;
-    });
-    for (let i = 0; i < writes.length; i += 500) {
-      await repos.results.writeBatch(writes.slice(i, i + 500));
-    }
+    await writeAsTheEngine(repos.results, history(monitorId), MAINTENANCE);
     const maint = await t.inject({
       method: 'POST',
       url: '/api/v1/maintenance',
-      ...json(
-        maintenanceInput({
-          title: 'Database upgrade',
-          timezone: 'UTC',
-          scope: { kind: 'monitors', monitorIds: [monitorId] },
-          schedule: {
-            kind: 'once',
-            startsAt: new Date(MAINTENANCE.start).toISOString(),
-            endsAt: new Date(MAINTENANCE.end).toISOString(),
-          },
-        }),
-      ),
+      ...json(onceMaintenanceInput(monitorId, MAINTENANCE)),
     });
     expect(maint.statusCode, maint.body).toBe(201);
     for (const c of CORRECTIONS) {

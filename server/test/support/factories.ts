@@ -55,6 +55,24 @@ export function maintenanceInput(overrides: Partial<MaintenanceInput> = {}): Mai
   });
 }
 
+/** One window, once, in UTC, over one monitor: as an editor schedules a planned upgrade. */
+export function onceMaintenanceInput(
+  monitorId: number,
+  span: { start: number; end: number },
+  title = 'Database upgrade',
+): MaintenanceInput {
+  return maintenanceInput({
+    title,
+    timezone: 'UTC',
+    scope: { kind: 'monitors', monitorIds: [monitorId] },
+    schedule: {
+      kind: 'once',
+      startsAt: new Date(span.start).toISOString(),
+      endsAt: new Date(span.end).toISOString(),
+    },
+  });
+}
+
 export function checkRun(overrides: Partial<CheckRun> = {}): CheckRun {
   return {
     outcome: 'up',

@@ -136,3 +136,55 @@ export function groupBy(checks: readonly GenCheck[], size: number): Map<number, 
   }
   return out;
 }
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * A check every 10 minutes from `from` to `to`: down inside the outages, degraded now and
+ * then, with a latency the caller chooses per check (down checks have none).
+ */
+export function tenMinuteHistory(options: {
+  monitorId: number;
+  from: number;
+  to: number;
+  outages: readonly Span[];
+  latencyUs: (i: number) => number;
+}): GenCheck[] {
+  const out: GenCheck[] = [];
+  let i = 0;
+  for (let t = options.from; t <= options.to; t += 600_000, i++) {
+    const down = options.outages.some((o) => t >= o.start && t < o.end);
+    out.push({
+      monitorId: options.monitorId,
+      at: t,
+      outcome: down ? 'down' : i % 97 === 0 ? 'degraded' : 'up',
+      latencyUs: down ? null : options.latencyUs(i),
+      phasesUs: { dns: null, connect: null, tls: null, ttfb: null, download: null },
+    });
+  }
+  return out;
+}
+
+/**
+ * The checks written as the engine writes them: a flip at each change, so outages open and
+ * resolve automatic incidents, and checks inside the maintenance span marked as in maintenance.
+ */
+export async function writeAsTheEngine(
+  results: { writeBatch(writes: ResultWrite[]): Promise<unknown> },
+  checks: readonly GenCheck[],
+  maintenance: Span,
+): Promise<void> {
+  let status = 'up';
+  const writes = checks.map((c) => {
+    const w = toWrite(c);
+    const to = c.outcome === 'down' ? 'down' : 'up';
+    const flip = to === status ? null : { from: status, to };
+    status = to;
+    const inMaintenance = c.at >= maintenance.start && c.at < maintenance.end;
+    return { ...w, status: to, flip, maintenance: inMaintenance } as typeof w;
+  });
+  for (let i = 0; i < writes.length; i += 500) await results.writeBatch(writes.slice(i, i + 500));
+}
