@@ -3,6 +3,7 @@ import '../../styles/account.css';
 import '../../styles/notifications.css';
 import '../../styles/slos.css';
 import '../../styles/reports.css';
+import { MonitorPolicyPanel } from '../../features/escalation/components/MonitorPolicyPanel';
 import { MonitorIncidents } from '../../features/incidents/components/MonitorIncidents';
 import { BadgePanel } from '../../features/monitors/components/BadgePanel';
 import { CertificatePanel } from '../../features/monitors/components/CertificatePanel';
@@ -45,6 +46,7 @@ function MonitorRoute() {
               <DomainRegistrationPanel registration={monitor.lastDetails.domain} />
             )}
             <MonitorIncidents monitorId={monitor.id} />
+            <MonitorPolicyPanel monitor={monitor} />
             <MonitorDeliveries monitorId={monitor.id} />
             <BadgePanel monitor={monitor} />
             <MonitorSettings monitor={monitor} />

@@ -9,7 +9,8 @@ import { channelListQuery } from '../../notifications/api/queries';
 import { NotificationTabs } from '../../notifications/components/NotificationTabs';
 import { usersQuery } from '../../settings/api/users';
 import { scheduleListQuery } from '../api/oncall';
-import { policyListQuery, useDeletePolicy, useSavePolicy } from '../api/policies';
+import { policyListQuery, tagPoliciesQuery, useDeletePolicy, useSavePolicy } from '../api/policies';
+import { PolicyTags } from './PolicyTags';
 
 interface StepDraft {
   wait: string;
@@ -245,6 +246,8 @@ export function PoliciesScreen() {
     schedule: (id) => schedules.data?.items.find((x) => x.id === id)?.name ?? `schedule ${id}`,
   };
   const items = policies.data?.items ?? [];
+  const tagPolicies = useQuery(tagPoliciesQuery());
+  const policyName = (id: number) => items.find((p) => p.id === id)?.name ?? `policy ${id}`;
   return (
     <>
       <title>Escalation · Notifications · Pagewatch</title>
@@ -278,7 +281,7 @@ export function PoliciesScreen() {
       )}
       <ul className="esc-list section-gap" aria-label="Escalation policies">
         {items.map((p) => (
-          <li key={p.id} className="panel esc-item">
+          <li key={p.id} id={`policy-${p.id}`} className="panel esc-item">
             <div>
               <h2 className="panel__title">{p.name}</h2>
               <p>{describeSteps(p, names)}</p>
@@ -290,9 +293,16 @@ export function PoliciesScreen() {
               )}
               <p className="muted">
                 {p.monitorIds.length === 0
-                  ? 'No monitor uses it yet.'
-                  : `${p.monitorIds.length} ${p.monitorIds.length === 1 ? 'monitor uses' : 'monitors use'} it.`}
+                  ? 'No monitor names it itself.'
+                  : `${p.monitorIds.length} ${p.monitorIds.length === 1 ? 'monitor names' : 'monitors name'} it.`}
               </p>
+              {tagPolicies.data && (
+                <PolicyTags
+                  policy={p}
+                  tagPolicies={tagPolicies.data.items}
+                  policyName={policyName}
+                />
+              )}
             </div>
             <div className="actions__buttons">
               <Button size="sm" icon="edit" onClick={() => setEditing(p)}>

@@ -1,23 +1,16 @@
 import '../../../styles/coverage.css';
-import type { MonitorRowPage, NotificationChannel } from '@pagewatch/contract';
+import type { NotificationChannel } from '@pagewatch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormDialog } from '../../../components/ui/FormDialog';
 import { ErrorNotice } from '../../../components/ui/Notice';
 import { Segmented } from '../../../components/ui/Segmented';
-import { api } from '../../../lib/api';
 import { plural } from '../../../lib/format';
+import { tagsInUseQuery } from '../../monitors/api/tags-in-use';
 import { SelectField } from '../../monitors/components/form/controls';
 import { useAttachChannel } from '../api/coverage';
 
 type Scope = 'all' | 'tag';
-
-/** The tags in use, as the dashboard's filter menu lists them. */
-const tagsQuery = {
-  queryKey: ['monitors', 'tags-in-use'] as const,
-  queryFn: ({ signal }: { signal: AbortSignal }) =>
-    api<MonitorRowPage>('/monitors/rows?limit=1', { signal }).then((p) => p.tags),
-};
 
 interface AttachDialogProps {
   channel: NotificationChannel;
@@ -29,7 +22,7 @@ interface AttachDialogProps {
 export function AttachDialog({ channel, open, onClose }: AttachDialogProps) {
   const [scope, setScope] = useState<Scope>('all');
   const [tag, setTag] = useState('');
-  const tags = useQuery({ ...tagsQuery, enabled: open });
+  const tags = useQuery({ ...tagsInUseQuery(), enabled: open });
   const attach = useAttachChannel(channel.id);
   const chosenTag = tag || tags.data?.[0] || '';
   const noTags = scope === 'tag' && tags.data?.length === 0;
