@@ -9,11 +9,15 @@
 //  2. BENCH_CHILDREN (default 1,000) monitors behind one parent on two channels: half fail
 //     before the parent, then the parent, then the rest, all within the window; the grouping
 //     job flushes. Reported: messages queued per channel (target ≤ 1).
+//  3. Group monitors following their members (ADR 47's addendum): groups of 100 over the first
+//     half of the plain monitors, one round up and one DOWN with the writer's hook on (every
+//     result a flip), lookups debounced by 1 s as in production. Reported: CPU per result of
+//     the hook and the lookups of the groups to check.
 // BENCH_SERVER_DIST points at another build of the server (default server/dist).
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { runBench, tempDir } from '../lib/run.mjs';
+import { runBench, sleep, tempDir } from '../lib/run.mjs';
 import { printEnvironment, printTable, writeResult } from '../lib/stats.mjs';
 
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 10_000);
@@ -113,15 +117,16 @@ await runBench('alert-noise', async () => {
         round: { round: r + 1, roundDue: at, attempt: 0 },
       };
     };
-    /** CPU µs per result of one round of `ids` with this outcome. */
-    const round = async (ids, r, outcome) => {
+    /** CPU µs per result of one round of `ids` with this outcome; `hook` hears each batch. */
+    const round = async (ids, r, outcome, hook) => {
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       for (let i = 0; i < ids.length; i += BATCH) {
         const writes = ids
           .slice(i, i + BATCH)
           .map((id, k) => writeOf(id, r, outcome, start + r * 60_000 + ((i + k) % 50_000)));
-        await repos.results.writeBatch(writes);
+        const written = await repos.results.writeBatch(writes);
+        hook?.(written);
       }
       const cpu = process.cpuUsage(cpu0);
       return { cpuUs: (cpu.user + cpu.system) / ids.length, wallMs: performance.now() - t0 };
@@ -156,6 +161,48 @@ await runBench('alert-noise', async () => {
       Math.max(figures.held.up.cpuUs, figures.grouped.up.cpuUs) - figures.plain.up.cpuUs;
     const addedDownUs =
       Math.max(figures.held.down.cpuUs, figures.grouped.down.cpuUs) - figures.plain.down.cpuUs;
+
+    // 3. Groups following their members: the hook's CPU and its debounced lookups, per result.
+    const { GroupTriggers } = await dist('engine/group-triggers.js');
+    const { referencingTypes } = await dist('domain/monitor-types.js');
+    const { GroupMonitorInput } = await import('@pagewatch/contract');
+    const groups = h / 100;
+    for (let g = 0; g < groups; g += 1) {
+      const members = plain.slice(g * 100, g * 100 + 100);
+      await repos.monitors.insert(
+        GroupMonitorInput.parse({ type: 'group', name: `group${g}`, members, interval: 300 }),
+        now0,
+      );
+    }
+    const follow = { hookUs: 0, lookupUs: 0, lookups: 0, triggered: 0 };
+    const cpuOf = (c) => c.user + c.system;
+    const triggers = new GroupTriggers({
+      referencing: (ids) => {
+        follow.lookups += 1;
+        return repos.groupMembers.referencing(ids, referencingTypes);
+      },
+      runNow: async () => {
+        follow.triggered += 1;
+      },
+      logger: { warn() {}, debug() {}, info() {}, error() {} },
+    });
+    const hook = (written) => {
+      const c0 = process.cpuUsage();
+      triggers.noteWritten(written);
+      follow.hookUs += cpuOf(process.cpuUsage(c0));
+    };
+    await round(plain.slice(0, h), 4, 'up', hook);
+    await round(plain.slice(0, h), 5, 'down', hook);
+    await sleep(1_500); // the last debounce ends
+    await triggers.stop();
+    // A lookup's CPU measured alone (during the rounds it interleaves with the writes), for
+    // the largest set of flipped members: every one of the half.
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < 5; i += 1)
+      await repos.groupMembers.referencing(plain.slice(0, h), referencingTypes);
+    follow.lookupUs = cpuOf(process.cpuUsage(c0)) / 5;
+    const followUs = (follow.hookUs + follow.lookups * follow.lookupUs) / (2 * h);
+
     // Flush what the linked round collected, so part 2 starts from no open batch.
     await repos.alertGroups.flushDue(Date.now() + 3_600_000, 100_000);
 
@@ -217,6 +264,9 @@ await runBench('alert-noise', async () => {
       `dependencies and grouping per up result: ${(addedUpUs / 1000).toFixed(3)} ms, per DOWN result: ${(addedDownUs / 1000).toFixed(3)} ms (target ≤ ${TARGET_US / 1000} ms): ${Math.max(addedUpUs, addedDownUs) <= TARGET_US ? 'met' : 'MISSED'}`,
     );
     console.log(
+      `groups following members per result: ${(followUs / 1000).toFixed(4)} ms (${groups} groups of 100; hook ${follow.hookUs.toFixed(0)} µs in all, ${follow.lookups} lookups of ${follow.lookupUs.toFixed(0)} µs each, ${follow.triggered} group checks asked, over ${2 * h} results)`,
+    );
+    console.log(
       `messages per channel for ${CHILDREN} monitors behind one parent: ${maxPerChannel} (target ≤ 1): ${queuedAtOnce === 0 && maxPerChannel <= 1 ? 'met' : 'MISSED'}`,
     );
     writeResult('alert-noise', {
@@ -228,6 +278,7 @@ await runBench('alert-noise', async () => {
       queuedAtOnce,
       flushed,
       messages,
+      groupFollow: { groups, ...follow, perResultUs: followUs },
     });
   } finally {
     await database.close();
