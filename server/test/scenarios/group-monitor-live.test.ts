@@ -254,8 +254,8 @@ describe.each(engines)('group monitors on %s', (engine) => {
     expect(receiver.delivered().filter((r) => about(r).includes(child))).toEqual([]);
     // Each group was checked a handful of times (on save, by hand, per flip), not in a loop.
     const checks = async (id: number) =>
-      ((await t.inject(`/api/v1/monitors/${id}/checks?limit=50`)).json() as { items: unknown[] })
-        .items.length;
+      (await t.inject(`/api/v1/monitors/${id}/checks?limit=50`)).json<{ items: unknown[] }>().items
+        .length;
     expect(await checks(store)).toBeLessThanOrEqual(5);
     expect(await checks(site)).toBeLessThanOrEqual(5);
   });
