@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { CountedBucket, Interval } from '../../domain/availability/index.js';
 import { levelMs, rollupLevels, type Span } from '../../domain/rollup.js';
 import type { DB } from '../schema.js';
+import { daySegments, readDaySums, type SketchCache, sketchCache } from './day-sums.js';
 import { tableOf } from './rollups.js';
 
 /** Monitors per statement: a few hundred index ranges, well under both engines' limits. */
@@ -54,7 +55,7 @@ const correctionColumns = [
 ] as const;
 
 /** What the one availability computation reads: outcome counts, outages and corrections. */
-export function availabilityRepository(db: Kysely<DB>) {
+export function availabilityRepository(db: Kysely<DB>, sketches: SketchCache = sketchCache()) {
   return {
     /**
      * The outcome counts of these monitors' rollup buckets that lie in `spans` (bucket starts,
@@ -149,8 +150,16 @@ export function availabilityRepository(db: Kysely<DB>) {
     ): Promise<{ counts: CountedBucket[]; latency: LatencyBucket[] }> {
       const counts: CountedBucket[] = [];
       const latency: LatencyBucket[] = [];
+      // Day spans are split where any span starts or ends; a run of several days, inside or
+      // outside every span, is read as one sum per monitor (ADR 75), single days as stored.
+      const segments = daySegments(spans.filter((s) => s.level === 'day'));
+      const runs = segments.filter((s) => s.to > s.from);
+      const sums = await readDaySums(db, sketches, monitorIds, runs);
+      counts.push(...sums.counts);
+      latency.push(...sums.latency);
+      const single = segments.filter((s) => s.to === s.from);
       for (const level of rollupLevels) {
-        const mine = mergeSpans(spans.filter((s) => s.level === level));
+        const mine = mergeSpans(level === 'day' ? single : spans.filter((s) => s.level === level));
         for (const ids of chunks(monitorIds, ID_CHUNK)) {
           for (const part of chunks(mine, SPAN_CHUNK)) {
             const rows = await db
