@@ -1,31 +1,23 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../server/test/support/app.js';
-import { launchBrowser, signIn, webDist } from './support/browser.js';
-import { desktop, shootAll } from './support/screens.js';
+import type { TestApp } from '../server/test/support/app.js';
+import { shootAll } from './support/screens.js';
+import { startSignedInOwner, type SignedInOwner } from './support/signed-in.js';
 
 /**
  * A tag uses an escalation policy, in the UI (ADR 61): attach tags to policies on the policies
  * screen, and a monitor with those tags says its policy comes from a tag, and which tag won.
  */
 describe('a tag uses a policy in the UI', () => {
-  let browser: Browser;
+  let owner: SignedInOwner;
   let app: TestApp;
   let page: Page;
-  const errors: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ engine: 'sqlite', listen: true, webDist });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: desktop });
-    await signIn(context, app.url, app.owner.email, app.owner.password);
-    page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
+    owner = await startSignedInOwner();
+    ({ app, page } = owner);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(async () => owner?.stop());
 
   const shoot = (name: string) => shootAll(page, `tag-policies-${name}`, { fromTop: true });
 
@@ -100,6 +92,6 @@ describe('a tag uses a policy in the UI', () => {
     await page.goto(`${app.url}/monitors/${shop}`);
     await panel.getByText('Web team, from tag web.').waitFor();
     expect(await panel.locator('p').count()).toBe(1);
-    expect(errors).toEqual([]);
+    expect(owner.errors).toEqual([]);
   }, 90_000);
 });
