@@ -157,6 +157,18 @@ describe.each(engines)('channel quiet hours on %s', (engine) => {
     expect(direct.title).not.toMatch(/Rerouted/);
     expect(direct.text).not.toMatch(/Rerouted/);
     expect(direct.event.rerouted).toBeUndefined();
+
+    // A monitor that alerts the reroute target itself too: one message there, its own, so
+    // without the note.
+    const both = await monitor('Catalog', 'warning', [pager.id, fallbackMail.id]);
+    await goDown([both]);
+    await mail.waitFor(() => downs(mail, both).length === 1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(downs(mail, both)).toHaveLength(1);
+    expect(downs(ops, both)).toEqual([]);
+    const own = downs(mail, both)[0]!.body as { title: string; event: any };
+    expect(own.title).not.toMatch(/Rerouted/);
+    expect(own.event.rerouted).toBeUndefined();
     target.setMode('normal');
   }, 60_000);
 
