@@ -403,11 +403,5 @@ export type ConfigDocument = z.infer<typeof ConfigDocument>;
 export type ConfigDocumentInput = z.input<typeof ConfigDocument>;
 
 /** The kinds of resource a document holds, in the order they are applied. */
-export const configKinds = [
-  'channels',
-  'monitors',
-  'statusPages',
-  'maintenance',
-  'slos',
-] as const;
+export const configKinds = ['channels', 'monitors', 'statusPages', 'maintenance', 'slos'] as const;
 export type ConfigKind = (typeof configKinds)[number];

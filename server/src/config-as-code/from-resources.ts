@@ -125,7 +125,10 @@ export function channelEntryOf(
     failThreshold: c.failThreshold,
     config: structuredClone(c.config),
     fallbackChannel: channelRef(channelKeys, c.fallbackChannelId),
-    quietHours: { ...structuredClone(quiet), rerouteChannel: channelRef(channelKeys, rerouteChannelId) },
+    quietHours: {
+      ...structuredClone(quiet),
+      rerouteChannel: channelRef(channelKeys, rerouteChannelId),
+    },
     secrets: {},
   };
   const stored = (slot: SecretSlot) => c.secretsSet.includes(String(slot.path[1]));

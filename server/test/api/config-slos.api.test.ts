@@ -177,7 +177,7 @@ describe.each(engines)('SLOs in configuration files on %s', (engine) => {
   });
 
   it('refuses a component the page does not show, at the entry’s path, writing nothing', async () => {
-    const broken = structuredClone(document);
+    const broken = structuredClone(document) as { slos: Record<string, unknown>[] };
     broken.slos.push({
       key: 'api-public',
       name: 'API on the page',
