@@ -13,7 +13,7 @@ export function configJsonSchema(): Record<string, unknown> {
     ...z.toJSONSchema(ConfigDocument, { io: 'input', unrepresentable: 'any' }),
     title: 'Pagewatch configuration',
     description:
-      'Monitors, notification channels, status pages and maintenance windows (docs/config-as-code.md)',
+      'Monitors, notification channels, status pages, maintenance windows and SLOs (docs/config-as-code.md)',
   };
   return cached;
 }
