@@ -42,7 +42,7 @@ describe('report delivery in the UI', () => {
     const form = page.getByRole('form', { name: 'New monthly email' });
     await form.getByLabel('Name').fill('ACME monthly');
     await form.getByLabel('Monitor', { exact: true }).selectOption({ label: 'Storefront' });
-    await form.getByLabel('Send to').fill('ops@acme.example, cto@acme.example');
+    await form.getByLabel('Other addresses').fill('ops@acme.example, cto@acme.example');
     await form.getByLabel('CSV').check();
     await shoot(page, 'schedule-form');
     await form.getByRole('button', { name: 'Schedule' }).click();

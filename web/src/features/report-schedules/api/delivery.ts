@@ -28,11 +28,14 @@ export const linkListQuery = () =>
     queryFn: ({ signal }) => api<ReportLinkList>('/reports/links', { signal }),
   });
 
-export function useCreateSchedule() {
+/** Creates a schedule (`id` null) or replaces one's settings, pausing it with `enabled: false`. */
+export function useSaveSchedule() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: ReportScheduleInput) =>
-      api<ReportSchedule>('/reports/schedules', { method: 'POST', body: input }),
+    mutationFn: ({ id, input }: { id: number | null; input: ReportScheduleInput }) =>
+      id === null
+        ? api<ReportSchedule>('/reports/schedules', { method: 'POST', body: input })
+        : api<ReportSchedule>(`/reports/schedules/${id}`, { method: 'PUT', body: input }),
     onSuccess: () => void client.invalidateQueries({ queryKey: deliveryKeys.schedules }),
   });
 }

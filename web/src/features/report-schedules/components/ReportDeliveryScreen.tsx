@@ -1,7 +1,13 @@
-import type { ReportFileFormat, ReportLinkRange, ReportSubjectKind } from '@pagewatch/contract';
+import type {
+  ReportFileFormat,
+  ReportLinkRange,
+  ReportSchedule,
+  ReportSubjectKind,
+} from '@pagewatch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/Button';
+import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { CopyButton } from '../../../components/ui/CopyButton';
 import { Field } from '../../../components/ui/Field';
 import { ErrorNotice } from '../../../components/ui/Notice';
@@ -10,6 +16,7 @@ import { displayTimeZone, formatDateTime } from '../../../lib/format';
 import { useMe } from '../../auth/api/session';
 import { atLeast } from '../../auth/roles';
 import { monitorNamesQuery } from '../../monitors/api/queries';
+import { usersQuery } from '../../settings/api/users';
 import { statusPageListQuery } from '../../status-pages/api/status-pages';
 import {
   CheckboxField,
@@ -20,9 +27,9 @@ import {
   linkListQuery,
   scheduleListQuery,
   useCreateLink,
-  useCreateSchedule,
   useDeleteSchedule,
   useRevokeLink,
+  useSaveSchedule,
 } from '../api/delivery';
 import { SubjectFields } from './SubjectFields';
 
@@ -72,7 +79,9 @@ function Schedules() {
   const list = useQuery(scheduleListQuery(true));
   const remove = useDeleteSchedule();
   const subjectLabel = useSubjectLabel();
-  const [adding, setAdding] = useState(false);
+  // null: the form is closed; 'new': a new schedule; a number: that schedule is being edited.
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<ReportSchedule | null>(null);
   const items = list.data?.items ?? [];
   return (
     <section className="panel section-gap" aria-labelledby="schedules-title">
@@ -80,64 +89,116 @@ function Schedules() {
         <h2 className="panel__title" id="schedules-title">
           Monthly emails
         </h2>
-        {!adding && (
-          <Button size="sm" icon="plus" onClick={() => setAdding(true)}>
+        {editing === null && (
+          <Button size="sm" icon="plus" onClick={() => setEditing('new')}>
             New monthly email
           </Button>
         )}
       </div>
-      {adding && <ScheduleForm onDone={() => setAdding(false)} />}
+      {editing === 'new' && <ScheduleForm schedule={null} onDone={() => setEditing(null)} />}
       {list.error ? <ErrorNotice error={list.error} /> : null}
-      {items.length === 0 && !list.isPending && !adding && (
+      {items.length === 0 && !list.isPending && editing === null && (
         <p className="muted">No monthly emails yet.</p>
       )}
       <ul className="delivery__list" aria-label="Monthly emails">
-        {items.map((s) => (
-          <li key={s.id} className="delivery__item">
-            <div>
-              <strong dir="auto">{s.name}</strong>
-              <p className="muted">
-                {subjectLabel(s.subject)} · {formatsLabel(s.formats)} to{' '}
-                {s.userIds.length + s.emails.length} recipient
-                {s.userIds.length + s.emails.length === 1 ? '' : 's'}
-                {s.enabled ? '' : ' · paused'}
-              </p>
-              <p className="muted">
-                Next: {s.nextPeriod}, sent {formatDateTime(s.nextSendAt)}
-                {s.lastPeriod
-                  ? ` · ${s.lastPeriod.period}: ${s.lastPeriod.sent} sent, ${s.lastPeriod.pending} waiting, ${s.lastPeriod.failed} failed`
-                  : ''}
-              </p>
-              {s.lastError && <p className="delivery__error">{s.lastError}</p>}
-            </div>
-            <Button
-              size="sm"
-              variant="ghost"
-              busy={remove.isPending && remove.variables === s.id}
-              onClick={() => remove.mutate(s.id)}
-            >
-              Delete
-            </Button>
-          </li>
-        ))}
+        {items.map((s) =>
+          editing === s.id ? (
+            <li key={s.id}>
+              <ScheduleForm schedule={s} onDone={() => setEditing(null)} />
+            </li>
+          ) : (
+            <li key={s.id} className="delivery__item">
+              <div>
+                <strong dir="auto">{s.name}</strong>
+                <p className="muted">
+                  {subjectLabel(s.subject)} · {formatsLabel(s.formats)} to{' '}
+                  {s.userIds.length + s.emails.length} recipient
+                  {s.userIds.length + s.emails.length === 1 ? '' : 's'}
+                  {s.enabled ? '' : ' · paused'}
+                </p>
+                <p className="muted">
+                  {s.enabled
+                    ? `Next: ${s.nextPeriod}, sent ${formatDateTime(s.nextSendAt)}`
+                    : `Paused: ${s.nextPeriod} will not be sent`}
+                  {s.lastPeriod
+                    ? ` · ${s.lastPeriod.period}: ${s.lastPeriod.sent} sent, ${s.lastPeriod.pending} waiting, ${s.lastPeriod.failed} failed`
+                    : ''}
+                </p>
+                {s.lastError && <p className="delivery__error">{s.lastError}</p>}
+              </div>
+              <div className="actions__buttons">
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Edit ${s.name}`}
+                  onClick={() => setEditing(s.id)}
+                >
+                  Edit
+                </Button>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Delete ${s.name}`}
+                  onClick={() => {
+                    remove.reset();
+                    setDeleting(s);
+                  }}
+                >
+                  Delete
+                </Button>
+              </div>
+            </li>
+          ),
+        )}
       </ul>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete “${deleting?.name ?? ''}”?`}
+        confirmLabel="Delete monthly email"
+        tone="danger"
+        busy={remove.isPending}
+        error={remove.error ? <ErrorNotice error={remove.error} /> : undefined}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) });
+        }}
+      >
+        <p>No more reports go out for it. Months already sent stay in the audit log.</p>
+      </ConfirmDialog>
     </section>
   );
 }
 
-function ScheduleForm({ onDone }: { onDone: () => void }) {
-  const save = useCreateSchedule();
-  const [name, setName] = useState('');
-  const [kind, setKind] = useState<ReportSubjectKind>('monitor');
-  const [id, setId] = useState('');
-  const [zone, setZone] = useState(displayTimeZone());
-  const [pdf, setPdf] = useState(true);
-  const [csv, setCsv] = useState(false);
-  const [emails, setEmails] = useState('');
+/** A new monthly email (`schedule` null) or one being changed. */
+function ScheduleForm({
+  schedule,
+  onDone,
+}: {
+  schedule: ReportSchedule | null;
+  onDone: () => void;
+}) {
+  const save = useSaveSchedule();
+  // The users list is admins' (SPEC §6); editors who may not read it enter addresses.
+  const users = useQuery({ ...usersQuery(), retry: false });
+  const [name, setName] = useState(schedule?.name ?? '');
+  const [kind, setKind] = useState<ReportSubjectKind>(schedule?.subject.kind ?? 'monitor');
+  const [id, setId] = useState(schedule?.subject.id ?? '');
+  const [zone, setZone] = useState(schedule?.timeZone ?? displayTimeZone());
+  const [pdf, setPdf] = useState(schedule ? schedule.formats.includes('pdf') : true);
+  const [csv, setCsv] = useState(schedule ? schedule.formats.includes('csv') : false);
+  const [userIds, setUserIds] = useState<number[]>(schedule?.userIds ?? []);
+  const [emails, setEmails] = useState(schedule?.emails.join(', ') ?? '');
+  const [enabled, setEnabled] = useState(schedule?.enabled ?? true);
+  const title = schedule ? `Edit “${schedule.name}”` : 'New monthly email';
+  const people = (users.data?.items ?? []).filter((u) => !u.disabled || userIds.includes(u.id));
+  // Chosen people the list does not show (deleted since, or the list is not readable).
+  const unlisted = userIds.filter((u) => !people.some((p) => p.id === u));
+  const toggle = (uid: number, on: boolean) =>
+    setUserIds((list) => (on ? [...list, uid] : list.filter((x) => x !== uid)));
   return (
     <form
       className="delivery__form"
-      aria-label="New monthly email"
+      aria-label={title}
       onSubmit={(e) => {
         e.preventDefault();
         const formats: ReportFileFormat[] = [
@@ -146,20 +207,29 @@ function ScheduleForm({ onDone }: { onDone: () => void }) {
         ];
         save.mutate(
           {
-            name,
-            subject: { kind, id },
-            timeZone: zone,
-            formats,
-            userIds: [],
-            emails: emails
-              .split(/[\s,;]+/)
-              .map((m) => m.trim())
-              .filter(Boolean),
+            id: schedule?.id ?? null,
+            input: {
+              name,
+              subject: { kind, id },
+              timeZone: zone,
+              degradedIsDown: schedule?.degradedIsDown ?? false,
+              formats,
+              userIds,
+              emails: emails
+                .split(/[\s,;]+/)
+                .map((m) => m.trim())
+                .filter(Boolean),
+              enabled,
+            },
           },
           { onSuccess: onDone },
         );
       }}
     >
+      <h3 className="delivery__form-title">{title}</h3>
+      <p className="muted delivery__period">
+        Every month: on day 1, in the time zone below, the month before is reported.
+      </p>
       <div className="form__grid">
         <TextInputField
           name="scheduleName"
@@ -171,9 +241,35 @@ function ScheduleForm({ onDone }: { onDone: () => void }) {
         <Field name="scheduleZone" label="Time zone" hint="Months start at midnight here.">
           {(p) => <TimeZonePicker {...p} value={zone} onChange={setZone} />}
         </Field>
+      </div>
+      <fieldset className="delivery__formats delivery__people">
+        <legend className="field__label">People</legend>
+        {people.map((u) => (
+          <CheckboxField
+            key={u.id}
+            name={`scheduleUser${u.id}`}
+            label={`${u.name} (${u.email})`}
+            checked={userIds.includes(u.id)}
+            onChange={(on) => toggle(u.id, on)}
+          />
+        ))}
+        {unlisted.map((uid) => (
+          <CheckboxField
+            key={uid}
+            name={`scheduleUser${uid}`}
+            label={`User #${uid}`}
+            checked
+            onChange={(on) => toggle(uid, on)}
+          />
+        ))}
+        {users.error && people.length === 0 && (
+          <p className="muted">Only admins can list people here: enter their addresses below.</p>
+        )}
+      </fieldset>
+      <div className="form__grid">
         <TextInputField
           name="scheduleEmails"
-          label="Send to"
+          label="Other addresses"
           hint="Email addresses, separated by commas."
           kind="text"
           input={{ value: emails, onChange: (e) => setEmails(e.target.value) }}
@@ -184,10 +280,21 @@ function ScheduleForm({ onDone }: { onDone: () => void }) {
         <CheckboxField name="pdf" label="PDF" checked={pdf} onChange={setPdf} />
         <CheckboxField name="csv" label="CSV" checked={csv} onChange={setCsv} />
       </fieldset>
+      <CheckboxField
+        name="scheduleEnabled"
+        label="Send every month (clear to pause)"
+        checked={enabled}
+        onChange={setEnabled}
+      />
+      {schedule && (
+        <p className="muted">
+          Next: {schedule.nextPeriod}, sent {formatDateTime(schedule.nextSendAt)}
+        </p>
+      )}
       {save.error ? <ErrorNotice error={save.error} /> : null}
       <div className="actions__buttons">
         <Button type="submit" variant="primary" busy={save.isPending}>
-          Schedule
+          {schedule ? 'Save' : 'Schedule'}
         </Button>
         <Button variant="ghost" onClick={onDone}>
           Cancel
