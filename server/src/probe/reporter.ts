@@ -64,15 +64,33 @@ export class Reporter {
       );
       return true;
     } catch (err) {
-      if (err instanceof ProbeHttpError && err.status === 400 && err.problem?.errors) {
-        const bad = new Set(err.problem.errors.map((e) => Number(e.path.split('.')[1])));
-        this.refusedCount += bad.size;
-        this.log(`warning: the server refused ${bad.size} results: ${err.message}`);
+      if (err instanceof ProbeHttpError && err.status === 400) {
+        const bad = refusedItems(err.problem?.errors ?? [], items.length);
         const rest = items.filter((_, i) => !bad.has(i));
-        return rest.length === 0 || bad.size === 0 ? true : this.send(rest, replayed);
+        this.refusedCount += bad.size;
+        this.log(
+          `warning: the server refused ${bad.size} of ${items.length} results: ${err.message}`,
+        );
+        return rest.length === 0 ? true : this.send(rest, replayed);
       }
       this.online = false;
       return false;
     }
   }
+}
+
+/**
+ * The indices of a refused batch's items the server named (`items.<i>…`). A refusal that names
+ * no item, or anything but items, is the batch's own fault (malformed, oversized): all of it is
+ * refused, since sending any of it again would only be refused again, forever.
+ */
+export function refusedItems(errors: readonly { path: string }[], count: number): Set<number> {
+  const named = new Set<number>();
+  for (const e of errors) {
+    const m = /^items\.(\d+)(?:\.|$)/.exec(e.path);
+    const i = m ? Number(m[1]) : NaN;
+    if (!(i >= 0 && i < count)) return new Set(Array.from({ length: count }, (_, k) => k));
+    named.add(i);
+  }
+  return named.size > 0 ? named : new Set(Array.from({ length: count }, (_, k) => k));
 }
