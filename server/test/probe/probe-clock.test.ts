@@ -157,14 +157,16 @@ describe.each(engines)('probes with a clock 30 s off on %s', (engine) => {
       });
       const got = await stored(s);
       // Each check ran in the round it is stored under, on the server's clock (the target's):
-      // from its due time to the next, give or take the clock estimate's few milliseconds. A
-      // result put on the probe's own clock would be three rounds off.
+      // from its due time to the next, give or take the clock estimate's error (a check run at
+      // once on connecting belongs to the round running, up to a whole interval after its due
+      // time, and a loaded machine puts ~150 ms on the estimate). A result put on the probe's
+      // own clock would be three rounds (30 s) off, far outside a second either side.
       const ran = hits.get(`/${s.locationId}`) ?? [];
       expect(got).toHaveLength(ran.length);
       for (const [i, r] of got.entries()) {
         const since = ran[i]! - dueOf(s.monitorId, INTERVAL * 1000, r.round);
         expect(since).toBeGreaterThan(-1_000);
-        expect(since).toBeLessThan(INTERVAL * 1000);
+        expect(since).toBeLessThan(INTERVAL * 1000 + 1_000);
       }
       expect(got.every((r) => r.n === 1)).toBe(true);
     }
