@@ -42,6 +42,14 @@ const document = {
       sections: [{ title: 'Services', components: [{ monitor: 'shop' }] }],
     },
   ],
+  slos: [
+    {
+      key: 'shop-availability',
+      name: 'Shop availability',
+      subject: { kind: 'monitor', monitor: 'shop' },
+      target: 99.9,
+    },
+  ],
 };
 
 /** The status page editor's preview is a sandboxed srcdoc frame that blocks its own styles. */
@@ -137,6 +145,17 @@ describe('managed by config, in a browser', () => {
     await page.getByText('Managed by config').waitFor();
     expect(await page.getByLabel('Title', { exact: true }).isDisabled()).toBe(true);
     await screenshotAll(page, 'config-managed-maintenance');
+    expect(own(errors)).toEqual([]);
+  });
+
+  it('shows an SLO’s form read-only too (ADR 74)', async () => {
+    await page.goto(`${app.url}/slos`);
+    const item = page.getByRole('listitem', { name: 'Shop availability' });
+    await item.getByRole('button', { name: 'Edit' }).click();
+    await page.getByText('Managed by config').waitFor();
+    await page.getByText('under the key shop-availability').waitFor();
+    expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    await screenshotAll(page, 'config-managed-slo');
     expect(own(errors)).toEqual([]);
   });
 });
