@@ -160,8 +160,8 @@ describe.each(engines)('a REGIONAL alert to a webhook on %s', (engine) => {
     const regional = await until('the REGIONAL message', () =>
       received.find((r) => r.kind === 'monitor.regional'),
     );
-    expect(regional.text).toContain('Island');
-    expect(regional.text).not.toContain('local');
+    expect(regional?.text).toContain('Island');
+    expect(regional?.text).not.toContain('local');
 
     failRemote = false;
     await until('up again', async () => (await status()) === 'up');
