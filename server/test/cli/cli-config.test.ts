@@ -57,6 +57,7 @@ describe('npx pagewatch export, validate, apply and schema', () => {
       'channels.yaml',
       'maintenance.yaml',
       'monitors.yaml',
+      'slos.yaml',
       'status-pages.yaml',
     ]);
     const valid = await runCli(['validate', 'exported'], {}, dir);
