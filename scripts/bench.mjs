@@ -30,6 +30,7 @@ const benches = [
   'result-writes',
   'location-ingest',
   'probe-throughput',
+  'offline-detection',
   'kuma-import',
   'bulk-2k',
   'config-10k',

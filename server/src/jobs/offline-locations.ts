@@ -13,14 +13,16 @@ const at = (ms: number) => new Date(ms).toISOString();
  * One pass over the remote locations (issue 16 item 5): a location whose probes have all been
  * silent for 30 s gets one incident, alerted once per channel (the instance's default
  * channels, not each monitor's), and its return resolves it. The compare-and-set on
- * `offline_since` keeps it to one incident however many processes look.
+ * `offline_since` keeps it to one incident however many processes look. Returns the earliest
+ * moment a location now online turns offline if no heartbeat comes (null: none can).
  */
-export async function sweepOfflineLocations(deps: ServiceDeps): Promise<void> {
+export async function sweepOfflineLocations(deps: ServiceDeps): Promise<number | null> {
   const now = deps.clock.now();
   const [locations, probes] = await Promise.all([
     deps.repos.locations.list(),
     deps.repos.locations.probes(),
   ]);
+  let next: number | null = null;
   for (const l of locations) {
     if (l.id === LOCAL_LOCATION_ID) continue;
     const beats = probes
@@ -30,6 +32,7 @@ export async function sweepOfflineLocations(deps: ServiceDeps): Promise<void> {
     if (beats.length === 0) continue;
     const last = Math.max(...beats);
     const offline = now - last >= OFFLINE_AFTER_MS;
+    if (!offline) next = Math.min(next ?? Infinity, last + OFFLINE_AFTER_MS);
     if (offline && l.offlineSince === null) {
       if (!(await deps.repos.locations.markOffline(l.id, last + OFFLINE_AFTER_MS))) continue;
       const incident = await declareIncident(deps, systemContext, {
@@ -52,12 +55,15 @@ export async function sweepOfflineLocations(deps: ServiceDeps): Promise<void> {
       }
     }
   }
+  return next;
 }
 
 /**
  * Sweeps every few seconds while this process holds the `offline-locations` singleton: the
  * locations first, then the monitors they left without coverage (ADR 73), so the location's
- * incident comes before its monitors turn unknown.
+ * incident comes before its monitors turn unknown. Each pass also sets a wake for the moment
+ * the next location would reach 30 s of silence: polling alone would add up to a poll to the
+ * detection (issue 16: a location offline within 30 s of its probes going away).
  */
 export function startOfflineLocations(
   deps: ServiceDeps,
@@ -66,10 +72,19 @@ export function startOfflineLocations(
 ): { stop(): Promise<void>; tick(): Promise<void> } {
   let stopped = false;
   let running: Promise<void> | null = null;
-  const tick = () => {
+  let wake: ReturnType<typeof setTimeout> | null = null;
+  const wakeAt = (at: number | null) => {
+    if (wake) clearTimeout(wake);
+    wake = null;
+    if (at === null || stopped) return;
+    // A few ms past the deadline, so the pass that wakes sees the location silent for 30 s.
+    wake = setTimeout(() => void tick(), Math.max(0, at - deps.clock.now()) + 5);
+    wake.unref?.();
+  };
+  const tick = (): Promise<void> => {
     if (stopped) return Promise.resolve();
     running ??= sweepOfflineLocations(deps)
-      .catch((err: unknown) => logger.warn({ err }, 'locations: offline sweep failed'))
+      .then(wakeAt, (err: unknown) => logger.warn({ err }, 'locations: offline sweep failed'))
       .then(() => sweepCoverage(deps))
       .then(
         () => undefined,
@@ -86,6 +101,7 @@ export function startOfflineLocations(
     async stop() {
       stopped = true;
       clearInterval(timer);
+      wakeAt(null);
       await running;
     },
   };
