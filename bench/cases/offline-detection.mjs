@@ -133,7 +133,7 @@ await runBench(NAME, async () => {
       '',
     ],
     [
-      'its incident created (and alerted)',
+      'its incident created',
       ms(Math.min(...incidents)),
       ms(percentile(incidents, 50)),
       ms(maxIncident),
