@@ -105,6 +105,13 @@ export const TotpDisable = z.strictObject({
 export const User = Me.extend({ disabled: z.boolean() });
 export type User = z.infer<typeof User>;
 
+/**
+ * Someone an editor may pick as a report's recipient: an active account's name and address,
+ * nothing of its role, sign-ins or second factor (those stay with the admins' users list).
+ */
+export const Person = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
+export type Person = z.infer<typeof Person>;
+
 export const UserCreate = z.strictObject({
   email: Email,
   name: Name,

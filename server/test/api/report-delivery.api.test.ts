@@ -381,4 +381,29 @@ describe.each(engines)('report delivery on %s', (engine) => {
       expect(range.statusCode).toBe(400);
     });
   });
+
+  describe('people an editor may pick as recipients', () => {
+    it('are the active accounts by name and address, nothing more; viewers may not list them', async () => {
+      const editor = await t.identity('editor', 'picker@example.com');
+      const gone = await t.identity('viewer', 'gone@example.com');
+      const off = await t.inject({
+        method: 'PATCH',
+        url: `/api/v1/users/${gone.userId}`,
+        payload: { disabled: true },
+      });
+      expect(off.statusCode, off.body).toBe(200);
+      const res = await t.inject({ url: '/api/v1/people', headers: editor.headers });
+      expect(res.statusCode, res.body).toBe(200);
+      const items = res.json<{ items: Record<string, unknown>[] }>().items;
+      expect(items.find((p) => p.email === 'picker@example.com')).toEqual({
+        id: editor.userId,
+        name: expect.any(String),
+        email: 'picker@example.com',
+      });
+      expect(items.some((p) => p.email === 'gone@example.com')).toBe(false);
+      const viewer = await t.identity('viewer');
+      const refused = await t.inject({ url: '/api/v1/people', headers: viewer.headers });
+      expect(refused.statusCode).toBe(403);
+    });
+  });
 });

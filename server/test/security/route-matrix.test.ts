@@ -73,6 +73,8 @@ const SPEC6: Record<string, { read: Access; write: Access }> = {
   // Everyone manages their own keys; reaching others' keys is the service's (admin) check.
   'api-keys': { read: 'viewer', write: 'viewer' },
   users: { read: 'admin', write: 'admin' },
+  // Names and addresses of active accounts, for editors choosing report recipients (ADR 65).
+  people: { read: 'editor', write: 'admin' },
   // Invitations to join (ADR 34): managing people.
   invitations: { read: 'admin', write: 'admin' },
   audit: { read: 'admin', write: 'admin' },

@@ -1,4 +1,4 @@
-import type { User, UserCreate, UserUpdate } from '@pagewatch/contract';
+import type { Person, User, UserCreate, UserUpdate } from '@pagewatch/contract';
 import { actorRole, canAssign, type RequestContext } from '../../domain/actor.js';
 import type { UserRecord } from '../../db/repositories/users.js';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
@@ -28,6 +28,14 @@ async function target(deps: ServiceDeps, id: number): Promise<UserRecord> {
 
 export async function listUsers(deps: ServiceDeps): Promise<User[]> {
   return (await deps.repos.users.list()).map(presentUser);
+}
+
+/** Active accounts by name, for editors picking people (disabled ones cannot be reached). */
+export async function listPeople(deps: ServiceDeps): Promise<Person[]> {
+  return (await deps.repos.users.list())
+    .filter((u) => !u.disabled)
+    .map((u) => ({ id: u.id, name: u.name, email: u.email }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
 }
 
 export async function createUser(

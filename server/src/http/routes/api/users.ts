@@ -9,6 +9,7 @@ import {
   InvitationIdParams,
   InvitationSent,
   PasswordReset,
+  Person,
   User,
   UserCreate,
   UserIdParams,
@@ -28,6 +29,7 @@ import {
 import {
   createUser,
   deleteUser,
+  listPeople,
   listUsers,
   resetUserPassword,
   updateUser,
@@ -45,6 +47,16 @@ export function userRoutes(app: FastifyInstance, api: ApiRegistry, deps: Service
     summary: 'Every account with its role',
     responses: { 200: z.object({ items: z.array(User) }) },
     handler: async () => ({ items: await listUsers(deps) }),
+  });
+
+  api.add(app, {
+    method: 'GET',
+    url: '/api/v1/people',
+    access: 'editor',
+    tag: 'users',
+    summary: 'Active accounts by name and address, for picking report recipients',
+    responses: { 200: z.object({ items: z.array(Person) }) },
+    handler: async () => ({ items: await listPeople(deps) }),
   });
 
   api.add(app, {

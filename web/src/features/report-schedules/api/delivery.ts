@@ -1,4 +1,5 @@
 import type {
+  Person,
   ReportLinkCreated,
   ReportLinkInput,
   ReportLinkList,
@@ -20,6 +21,13 @@ export const scheduleListQuery = (enabled: boolean) =>
     queryKey: deliveryKeys.schedules,
     queryFn: ({ signal }) => api<ReportScheduleList>('/reports/schedules', { signal }),
     enabled,
+  });
+
+/** Active accounts an editor may pick as recipients (names and addresses only). */
+export const peopleQuery = () =>
+  queryOptions({
+    queryKey: ['people'] as const,
+    queryFn: ({ signal }) => api<{ items: Person[] }>('/people', { signal }),
   });
 
 export const linkListQuery = () =>

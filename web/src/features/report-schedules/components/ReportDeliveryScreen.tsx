@@ -16,7 +16,6 @@ import { displayTimeZone, formatDateTime } from '../../../lib/format';
 import { useMe } from '../../auth/api/session';
 import { atLeast } from '../../auth/roles';
 import { monitorNamesQuery } from '../../monitors/api/queries';
-import { usersQuery } from '../../settings/api/users';
 import { statusPageListQuery } from '../../status-pages/api/status-pages';
 import {
   CheckboxField,
@@ -25,6 +24,7 @@ import {
 } from '../../monitors/components/form/controls';
 import {
   linkListQuery,
+  peopleQuery,
   scheduleListQuery,
   useCreateLink,
   useDeleteSchedule,
@@ -178,8 +178,7 @@ function ScheduleForm({
   onDone: () => void;
 }) {
   const save = useSaveSchedule();
-  // The users list is admins' (SPEC §6); editors who may not read it enter addresses.
-  const users = useQuery({ ...usersQuery(), retry: false });
+  const people = useQuery(peopleQuery());
   const [name, setName] = useState(schedule?.name ?? '');
   const [kind, setKind] = useState<ReportSubjectKind>(schedule?.subject.kind ?? 'monitor');
   const [id, setId] = useState(schedule?.subject.id ?? '');
@@ -190,9 +189,9 @@ function ScheduleForm({
   const [emails, setEmails] = useState(schedule?.emails.join(', ') ?? '');
   const [enabled, setEnabled] = useState(schedule?.enabled ?? true);
   const title = schedule ? `Edit “${schedule.name}”` : 'New monthly email';
-  const people = (users.data?.items ?? []).filter((u) => !u.disabled || userIds.includes(u.id));
-  // Chosen people the list does not show (deleted since, or the list is not readable).
-  const unlisted = userIds.filter((u) => !people.some((p) => p.id === u));
+  const listed = people.data?.items ?? [];
+  // Chosen people the list does not show (disabled or deleted since).
+  const unlisted = userIds.filter((u) => !listed.some((p) => p.id === u));
   const toggle = (uid: number, on: boolean) =>
     setUserIds((list) => (on ? [...list, uid] : list.filter((x) => x !== uid)));
   return (
@@ -244,7 +243,7 @@ function ScheduleForm({
       </div>
       <fieldset className="delivery__formats delivery__people">
         <legend className="field__label">People</legend>
-        {people.map((u) => (
+        {listed.map((u) => (
           <CheckboxField
             key={u.id}
             name={`scheduleUser${u.id}`}
@@ -262,9 +261,7 @@ function ScheduleForm({
             onChange={(on) => toggle(uid, on)}
           />
         ))}
-        {users.error && people.length === 0 && (
-          <p className="muted">Only admins can list people here: enter their addresses below.</p>
-        )}
+        {people.error && <ErrorNotice error={people.error} />}
       </fieldset>
       <div className="form__grid">
         <TextInputField
