@@ -1,37 +1,29 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../server/test/support/app.js';
+import type { TestApp } from '../server/test/support/app.js';
 import { monitorInput } from '../server/test/support/factories.js';
-import { launchBrowser, signIn, webDist } from './support/browser.js';
 import { desktop, shootAll } from './support/screens.js';
+import { startSignedInOwner, type SignedInOwner } from './support/signed-in.js';
 
 /**
  * Issue 20 item 3 in the browser (ADR 65): an editor schedules a monthly report email and makes
  * a customer link, copies it once, and the link opens the report without a session.
  */
 describe('report delivery in the UI', () => {
-  let browser: Browser;
+  let owner: SignedInOwner;
   let app: TestApp;
   let page: Page;
-  const errors: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ engine: 'sqlite', listen: true, webDist });
+    owner = await startSignedInOwner();
+    ({ app, page } = owner);
     await app.inject({
       method: 'POST',
       url: '/api/v1/monitors',
       payload: monitorInput({ name: 'Storefront' }),
     });
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: desktop });
-    await signIn(context, app.url, app.owner.email, app.owner.password);
-    page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(async () => owner?.stop());
 
   /** Desktop and phone, light and dark: every screen is looked at in all four. */
   const shoot = (p: Page, name: string) => shootAll(p, `report-delivery-${name}`);
@@ -66,13 +58,13 @@ describe('report delivery in the UI', () => {
     await shoot(page, 'screen');
 
     // The customer's view: a fresh context, no session.
-    const customer = await browser.newContext({ viewport: desktop });
+    const customer = await owner.browser.newContext({ viewport: desktop });
     const cp = await customer.newPage();
     const res = await cp.goto(url);
     expect(res?.status()).toBe(200);
     await expect.poll(() => cp.locator('h1').textContent()).toBe('Storefront');
     await shoot(cp, 'customer-page');
     await customer.close();
-    expect(errors).toEqual([]);
+    expect(owner.errors).toEqual([]);
   }, 600_000);
 });

@@ -1,10 +1,10 @@
 import type { ReportScheduleList } from '@pagewatch/contract';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../server/test/support/app.js';
+import type { TestApp } from '../server/test/support/app.js';
 import { monitorInput } from '../server/test/support/factories.js';
-import { launchBrowser, signIn, webDist } from './support/browser.js';
-import { desktop, shootAll } from './support/screens.js';
+import { shootAll } from './support/screens.js';
+import { startSignedInOwner, type SignedInOwner } from './support/signed-in.js';
 
 /**
  * Issue 20 item 3 in the browser (ADR 65): monthly report emails to chosen people. An admin
@@ -12,13 +12,13 @@ import { desktop, shootAll } from './support/screens.js';
  * subject, the person taken off, paused), and deleting it asks first.
  */
 describe('monthly report emails: people, edit, pause and delete', () => {
-  let browser: Browser;
+  let owner: SignedInOwner;
   let app: TestApp;
   let page: Page;
-  const errors: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ engine: 'sqlite', listen: true, webDist });
+    owner = await startSignedInOwner();
+    ({ app, page } = owner);
     for (const name of ['Storefront', 'Checkout API']) {
       await app.inject({
         method: 'POST',
@@ -27,16 +27,8 @@ describe('monthly report emails: people, edit, pause and delete', () => {
       });
     }
     await app.identity('viewer', 'dana@acme.example');
-    browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: desktop });
-    await signIn(context, app.url, app.owner.email, app.owner.password);
-    page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(e.message));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  afterAll(async () => owner?.stop());
 
   const shoot = (p: Page, name: string) => shootAll(p, `report-schedules-${name}`);
   const stored = async () =>
@@ -88,6 +80,6 @@ describe('monthly report emails: people, edit, pause and delete', () => {
     await dialog.getByRole('button', { name: 'Delete monthly email' }).click();
     await expect.poll(() => stored(), { timeout: 30_000 }).toEqual([]);
     await expect.poll(() => page.getByText('No monthly emails yet.').count()).toBe(1);
-    expect(errors).toEqual([]);
+    expect(owner.errors).toEqual([]);
   }, 600_000);
 });
