@@ -21,13 +21,18 @@ interface ManagedProps {
   id: number;
   /** The form: read-only while configuration files manage the resource. */
   children: ReactNode;
+  /**
+   * Leaves a form shown in place (not on a page of its own): the form's own Cancel sits in the
+   * disabled fieldset with everything else, so a managed form needs a way out of its own.
+   */
+  onClose?: () => void;
 }
 
 /**
  * A resource applied from configuration files (docs/config-as-code.md) is changed in those files:
  * its form is shown read-only under a notice, with an admin's way to take it back into the UI.
  */
-export function ManagedByConfig({ kind, id, children }: ManagedProps) {
+export function ManagedByConfig({ kind, id, children, onClose }: ManagedProps) {
   const key = useManagedKey(kind, id);
   const drift = useDrift(kind, key);
   const canDetach = useCan('admin');
@@ -62,6 +67,13 @@ export function ManagedByConfig({ kind, id, children }: ManagedProps) {
       <fieldset disabled className="managed-form" aria-label="Read-only: managed by config">
         {children}
       </fieldset>
+      {onClose && (
+        <div className="button-row">
+          <Button variant="ghost" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+      )}
       <ConfirmDialog
         open={asking}
         title={`Detach this ${noun[kind]} from config?`}

@@ -39,7 +39,7 @@ export function SlosScreen() {
       {editing === 'new' && <SloForm slo={null} onDone={() => setEditing(null)} />}
       {editing !== null && editing !== 'new' && (
         // An SLO applied from configuration files is changed there (ADR 74).
-        <ManagedByConfig kind="slos" id={editing.id}>
+        <ManagedByConfig kind="slos" id={editing.id} onClose={() => setEditing(null)}>
           <SloForm slo={editing} onDone={() => setEditing(null)} />
         </ManagedByConfig>
       )}
