@@ -9,7 +9,7 @@ import { OFFLINE_AFTER_MS } from '../../src/domain/locations.js';
 import { roundAt } from '../../src/domain/schedule.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
-import { startProbe, type ProbeRun } from '../support/probe-process.js';
+import { addProbeLocation, startProbe, type ProbeRun } from '../support/probe-process.js';
 import { monitorInput } from '../support/factories.js';
 
 async function until<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 30_000): Promise<T> {
@@ -83,18 +83,7 @@ describe.each(engines)('a probe frozen by SIGSTOP on %s', (engine) => {
     // With its jobs (`scheduler`): the offline-locations sweep is one. The monitor is checked
     // only from the probe's location, so the local scheduler leaves it alone.
     t = await startTestApp({ engine, listen: true, scheduler: true });
-    const loc = await t.inject({
-      method: 'POST',
-      url: '/api/v1/locations',
-      payload: { name: 'Lisbon' },
-    });
-    locationId = loc.json().id;
-    const created = await t.inject({
-      method: 'POST',
-      url: `/api/v1/locations/${locationId}/probes`,
-      payload: { name: 'lis-1' },
-    });
-    token = created.json().token;
+    ({ locationId, token } = await addProbeLocation(t, 'Lisbon', 'lis-1'));
     // No retries: a single live failure would be a flip, so a late one slipping through shows.
     // Created paused and moved to the probe's location before it runs: the local scheduler
     // never checks it, so every request the target sees is one of the probe's checks.

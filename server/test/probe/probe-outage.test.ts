@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dueOf, roundAt } from '../../src/domain/schedule.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
-import { startProbe, type ProbeRun } from '../support/probe-process.js';
+import { addProbeLocation, startProbe, type ProbeRun } from '../support/probe-process.js';
 import { monitorInput } from '../support/factories.js';
 
 async function until<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 30_000): Promise<T> {
@@ -70,19 +70,7 @@ describe.each(engines)('a probe cut off from the server on %s', (engine) => {
     home = await startTestApp({ engine });
     port = await freePort();
     server = await startTestApp({ engine, sharing: home, listen: true, port });
-    const loc = await home.inject({
-      method: 'POST',
-      url: '/api/v1/locations',
-      payload: { name: 'Sydney' },
-    });
-    locationId = loc.json().id;
-    const created = await home.inject({
-      method: 'POST',
-      url: `/api/v1/locations/${locationId}/probes`,
-      payload: { name: 'syd-1' },
-    });
-    token = created.json().token;
-    probeId = created.json().probe.id;
+    ({ locationId, token, probeId } = await addProbeLocation(home, 'Sydney', 'syd-1'));
     for (let i = 0; i < 2; i++) {
       const m = await home.inject({
         method: 'POST',

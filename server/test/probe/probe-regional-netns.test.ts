@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roundAt } from '../../src/domain/schedule.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
-import { startProbe, type ProbeRun } from '../support/probe-process.js';
+import { addProbeLocation, startProbe, type ProbeRun } from '../support/probe-process.js';
 import { monitorInput } from '../support/factories.js';
 
 async function until<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 30_000): Promise<T> {
@@ -93,18 +93,7 @@ describe.skipIf(why !== null).each(engines)(
       const targetUrl = `http://${targetAddr}:${(target.address() as AddressInfo).port}/`;
 
       home = await startTestApp({ engine });
-      const loc = await home.inject({
-        method: 'POST',
-        url: '/api/v1/locations',
-        payload: { name: 'Island' },
-      });
-      locationId = loc.json().id;
-      const created = await home.inject({
-        method: 'POST',
-        url: `/api/v1/locations/${locationId}/probes`,
-        payload: { name: 'island-1' },
-      });
-      token = created.json().token;
+      ({ locationId, token } = await addProbeLocation(home, 'Island', 'island-1'));
       // No retries: one round whose verdict is down is a DOWN (the issue's interval + 10 s).
       const m = await home.inject({
         method: 'POST',

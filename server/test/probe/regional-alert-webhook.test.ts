@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { engines } from '../support/engines.js';
-import { startProbe, type ProbeRun } from '../support/probe-process.js';
+import { addProbeLocation, startProbe, type ProbeRun } from '../support/probe-process.js';
 import { monitorInput } from '../support/factories.js';
 
 const INTERVAL = 10;
@@ -110,18 +110,7 @@ describe.each(engines)('a REGIONAL alert to a webhook on %s', (engine) => {
       },
     });
     expect(channel.statusCode, channel.body).toBe(201);
-    const loc = await t.inject({
-      method: 'POST',
-      url: '/api/v1/locations',
-      payload: { name: 'Island' },
-    });
-    const locationId = loc.json().id as string;
-    const probeToken = await t.inject({
-      method: 'POST',
-      url: `/api/v1/locations/${locationId}/probes`,
-      payload: { name: 'island-1' },
-    });
-    const token = probeToken.json().token as string;
+    const { locationId, token } = await addProbeLocation(t, 'Island', 'island-1');
     const m = await t.inject({
       method: 'POST',
       url: '/api/v1/monitors',
