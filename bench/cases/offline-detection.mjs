@@ -4,17 +4,13 @@
 // Measures from the kill to: the location shown offline by GET /api/v1/locations (polled every
 // 100 ms), its one incident's creation time, and, for scale, the last heartbeat before the kill.
 // The server runs with default roles on SQLite; no monitors, so the figure is the detector's.
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { api, spawnProbe, until } from '../lib/probe.mjs';
 import {
   ensureSignedIn,
   freePort,
   getJson,
-  request,
   runBench,
-  serverMain,
   sleep,
-  spawnNode,
   spawnServer,
   stopChild,
   tempDir,
@@ -32,29 +28,6 @@ import {
 const NAME = 'offline-detection';
 const KILLS = Number(process.env.BENCH_KILLS ?? 6);
 const GOAL_MS = 30_000;
-const cliMain = path.join(path.dirname(serverMain), 'cli/main.js');
-
-function spawnProbe(args) {
-  const code = `const { main } = await import(${JSON.stringify(pathToFileURL(cliMain).href)});
-process.exitCode = await main(${JSON.stringify(['probe', ...args])});`;
-  return spawnNode(['--input-type=module', '-e', code], { label: 'probe' });
-}
-
-async function api(port, method, urlPath, body) {
-  const res = await request(port, urlPath, { method, body });
-  if (res.status >= 300) throw new Error(`${method} ${urlPath} → ${res.status}: ${res.body}`);
-  return JSON.parse(String(res.body));
-}
-
-async function until(what, fn, timeoutMs, everyMs = 100) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
 
 await runBench(NAME, async () => {
   printEnvironment();
@@ -98,6 +71,7 @@ await runBench(NAME, async () => {
       'the location offline',
       async () => ((await location())?.online === false ? Date.now() : null),
       90_000,
+      100,
     );
     // The incident (and its one alert) is the offline sweep's, which runs every few seconds.
     const incident = await until(
@@ -107,6 +81,7 @@ await runBench(NAME, async () => {
           (i) => i.title === 'Location "Away" is offline' && Date.parse(i.createdAt) >= killedAt,
         ),
       90_000,
+      100,
     );
     const since = Date.parse((await location()).offlineSince);
     rows.push({

@@ -21,12 +21,10 @@ import {
   freePort,
   getJson,
   readArrivals,
-  request,
   root,
   runBench,
   serverMain,
   sleep,
-  spawnNode,
   spawnServer,
   startTarget,
   stopChild,
@@ -34,6 +32,7 @@ import {
   waitHealthy,
 } from '../lib/run.mjs';
 import { openDataDb } from '../lib/alerts.mjs';
+import { addProbeLocation, api, cliMain, spawnProbe, until } from '../lib/probe.mjs';
 import { dueOf, roundAt } from '../lib/schedule.mjs';
 import {
   cpuSeconds,
@@ -54,36 +53,6 @@ const EDITS = Number(process.env.BENCH_EDITS ?? 20);
 const REPLAY_MONITORS = Number(process.env.BENCH_REPLAY_MONITORS ?? 1_000);
 const REPLAY_ROUNDS = 60;
 const I = INTERVAL_S * 1000;
-const cliMain = path.join(path.dirname(serverMain), 'cli/main.js');
-
-/** `pagewatch probe …` from the build, as the bin runs it without dev dependencies. */
-function spawnProbe(args, label) {
-  const code = `const { main } = await import(${JSON.stringify(pathToFileURL(cliMain).href)});
-process.exitCode = await main(${JSON.stringify(['probe', ...args])});`;
-  return spawnNode(['--input-type=module', '-e', code], { label });
-}
-
-async function api(port, method, urlPath, body) {
-  const res = await request(port, urlPath, { method, body });
-  if (res.status >= 300) throw new Error(`${method} ${urlPath} → ${res.status}: ${res.body}`);
-  return JSON.parse(String(res.body));
-}
-
-async function addProbe(port, name) {
-  const loc = await api(port, 'POST', '/api/v1/locations', { name });
-  const made = await api(port, 'POST', `/api/v1/locations/${loc.id}/probes`, { name: `${name}-1` });
-  return { locationId: loc.id, token: made.token };
-}
-
-async function until(what, fn, timeoutMs) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 const upItem = (monitorId, due) => ({
   monitorId,
@@ -155,7 +124,7 @@ await runBench('probe-throughput', async () => {
   const db = openDataDb(dataDir);
 
   // ── 1. throughput ──
-  const bench = await addProbe(port, 'Bench');
+  const bench = await addProbeLocation(port, 'Bench');
   const assign = db.prepare(
     'insert into monitor_locations (monitor_id, location_id) values (?, ?)',
   );
@@ -271,7 +240,7 @@ await runBench('probe-throughput', async () => {
   db.prepare('delete from monitor_locations').run();
 
   // ── 3. replay of a spooled hour ──
-  const replay = await addProbe(port, 'Replay');
+  const replay = await addProbeLocation(port, 'Replay');
   db.transaction(() => replayIds.forEach((id) => assign.run(id, replay.locationId)))();
   // The spool as a probe leaves it after an hour cut off: one batch file per round of all
   // monitors (the reporter's batches are 500; the server takes up to 1,000), oldest first.
