@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TestApp } from './app.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/pagewatch.mjs');
 
@@ -59,29 +60,22 @@ export function startProbe(
   return run;
 }
 
-/** The part of a test app the location helper needs. */
-interface Injects {
-  inject(options: { method: 'POST'; url: string; payload: unknown }): Promise<{
-    json(): unknown;
-  }>;
-}
-
 /**
  * A remote location with one probe, created through the API as an admin would: its id, the
  * probe's id and the token shown once for `pagewatch probe --token`.
  */
 export async function addProbeLocation(
-  app: Injects,
+  app: Pick<TestApp, 'inject'>,
   name: string,
   probeName: string,
 ): Promise<{ locationId: string; probeId: number; token: string }> {
   const loc = await app.inject({ method: 'POST', url: '/api/v1/locations', payload: { name } });
-  const locationId = (loc.json() as { id: string }).id;
+  const locationId = loc.json<{ id: string }>().id;
   const created = await app.inject({
     method: 'POST',
     url: `/api/v1/locations/${locationId}/probes`,
     payload: { name: probeName },
   });
-  const made = created.json() as { token: string; probe: { id: number } };
+  const made = created.json<{ token: string; probe: { id: number } }>();
   return { locationId, probeId: made.probe.id, token: made.token };
 }
