@@ -40,6 +40,7 @@ import { channelHealth } from './notify/channel-health.js';
 import { channelHealthRepository } from './db/repositories/channel-health.js';
 import { startHousekeeping } from './jobs/housekeeping.js';
 import { startOfflineLocations } from './jobs/offline-locations.js';
+import { startReportMonths, type ReportMonthsTimings } from './jobs/report-months.js';
 import { startReportSchedules } from './jobs/report-schedules.js';
 import { startSloJob, type SloJobOptions } from './slos/job.js';
 import { SloCounterStore } from './slos/store.js';
@@ -112,6 +113,8 @@ export interface ComposeOptions {
   alertGroups?: Partial<AlertGroupJobOptions>;
   /** The SLO burn-rate evaluator (ADR 53): tests shorten its tick. */
   slos?: Partial<SloJobOptions>;
+  /** Closed months kept ready for reports (ADR 75): tests shorten its first pass. */
+  reportMonths?: Partial<ReportMonthsTimings>;
   /**
    * Lease timings and partition options (tests shorten them; ADR 21). `overlap` makes the
    * scheduler check every monitor whatever it owns: only the tests of the result write's
@@ -217,6 +220,8 @@ export async function composePagewatch(
   const offlineLocationsLease = singletons.lease('offline-locations');
   // Monthly report emails: each month once per deployment, caught up on takeover (ADR 65).
   const reportSchedulesLease = singletons.lease('report-schedules');
+  // Closed months' latency sketches stored for reports, once per deployment (ADR 75).
+  const reportMonthsLease = singletons.lease('report-months');
   // Pruning history stays where the scheduler runs, as before; now once per deployment.
   const retentionLease = runsChecks ? singletons.lease('retention') : null;
   // Scheduled backups: once per deployment, by whichever process holds the lease.
@@ -429,6 +434,7 @@ export async function composePagewatch(
   let housekeeping: SingletonJob | null = null;
   let offlineLocations: SingletonJob | null = null;
   let reportSchedules: SingletonJob | null = null;
+  let reportMonths: SingletonJob | null = null;
   let retention: SingletonJob | null = null;
   let backups: SingletonJob | null = null;
   let configFile: SingletonJob | null = null;
@@ -479,6 +485,11 @@ export async function composePagewatch(
         () => startReportSchedules(services, logger),
         logger,
       );
+      reportMonths = runWhileHeld(
+        reportMonthsLease,
+        () => startReportMonths(services, logger, options.reportMonths),
+        logger,
+      );
       if (escalationsLease) {
         escalations = runWhileHeld(
           escalationsLease,
@@ -526,6 +537,7 @@ export async function composePagewatch(
         await housekeeping?.stop();
         await offlineLocations?.stop();
         await reportSchedules?.stop();
+        await reportMonths?.stop();
         monitorSeries?.close();
         stopReporting?.();
         maintenance.stop();

@@ -764,6 +764,17 @@ export interface SlosTable {
   config_applied: string | null;
 }
 
+/** A run of day rollups' merged latency sketch, trusted while its fingerprint matches (ADR 75). */
+export interface RunSketchesTable {
+  monitor_id: number;
+  /** First and last day bucket of the run, epoch ms. */
+  run_from: Millis;
+  run_to: Millis;
+  /** The days' count, checks, latency count, sum, min and max when the sketch was merged. */
+  fingerprint: string;
+  sketch: Uint8Array;
+}
+
 export interface DB {
   locations: LocationsTable;
   probes: ProbesTable;
@@ -805,6 +816,7 @@ export interface DB {
   rollup_minute: RollupTable;
   rollup_hour: RollupTable;
   rollup_day: RollupTable;
+  rollup_run_sketches: RunSketchesTable;
   status_flips: StatusFlipsTable;
   availability_corrections: AvailabilityCorrectionsTable;
   report_schedules: ReportSchedulesTable;

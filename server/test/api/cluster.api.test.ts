@@ -46,6 +46,7 @@ describe.each(engines)('cluster API on %s', (engine) => {
         'escalations',
         'housekeeping',
         'offline-locations',
+        'report-months',
         'report-schedules',
         'retention',
         'slos',

@@ -121,4 +121,81 @@ describe.each(engines)('report rollups read as runs of days on %s', (engine) => 
       .execute();
     await expectSameAsStoredRows(UTC);
   });
+  it('stores merged runs, so another process reads them instead of the days', async () => {
+    const spans = uniqueSpans(readSpans(UTC));
+    const first = await repos.availability.rollups(ids, spans);
+    const stored = await database.db
+      .selectFrom('rollup_run_sketches')
+      .select(['monitor_id', 'run_from', 'run_to', 'fingerprint'])
+      .where('run_from', '=', JAN)
+      .where('run_to', '=', FEB - DAY)
+      .execute();
+    expect(stored.map((x) => Number(x.monitor_id)).sort()).toEqual([...ids].sort());
+
+    // A stored sketch whose fingerprint still matches is what a new process reads...
+    const marker = new Uint8Array([9, 9, 9]);
+    await database.db
+      .updateTable('rollup_run_sketches')
+      .set({ sketch: marker })
+      .where('monitor_id', '=', ids[0]!)
+      .where('run_from', '=', JAN)
+      .where('run_to', '=', FEB - DAY)
+      .execute();
+    const janOf = (l: { monitorId: number; bucket: number; sketch: Uint8Array | null }[]) =>
+      l.find((x) => x.monitorId === ids[0] && x.bucket === JAN)?.sketch;
+    const restarted = await repositories(database).availability.rollups(ids, spans);
+    expect([...(janOf(restarted.latency) ?? [])]).toEqual([9, 9, 9]);
+
+    // ...and one whose days changed since is merged again from the days, and stored anew.
+    await database.db
+      .updateTable('rollup_run_sketches')
+      .set({ fingerprint: 'stale' })
+      .where('monitor_id', '=', ids[0]!)
+      .where('run_from', '=', JAN)
+      .where('run_to', '=', FEB - DAY)
+      .execute();
+    const again = await repositories(database).availability.rollups(ids, spans);
+    expect(janOf(again.latency)).toEqual(janOf(first.latency));
+    const row = await database.db
+      .selectFrom('rollup_run_sketches')
+      .select('fingerprint')
+      .where('monitor_id', '=', ids[0]!)
+      .where('run_from', '=', JAN)
+      .where('run_to', '=', FEB - DAY)
+      .executeTakeFirstOrThrow();
+    expect(row.fingerprint).not.toBe('stale');
+  });
+
+  it("gives the stored days' figures in a new process after a late result", async () => {
+    await expectSameAsStoredRows(UTC);
+    const late = { ...randomCheck(r, ids[1]!, FEB + 2 * DAY + 99), outcome: 'up' as const };
+    late.latencyUs = 59_000_000;
+    await repos.results.writeBatch([toWrite(late)]);
+    repos = repositories(database);
+    await expectSameAsStoredRows(UTC);
+    const read = await repos.availability.rollups(ids, uniqueSpans(readSpans(UTC)));
+    const feb = read.latency.find((x) => x.monitorId === ids[1] && x.bucket === FEB);
+    expect(feb?.latencyMaxUs).toBe(59_000_000);
+  });
+
+  it("drops a monitor's stored runs with the monitor", async () => {
+    await repos.availability.rollups(ids, uniqueSpans(readSpans(UTC)));
+    const extra = (await repos.monitors.insert(monitorInput(), JAN)).id;
+    await repos.results.writeBatch([toWrite(randomCheck(r, extra, JAN + DAY + 5))]);
+    await repos.results.writeBatch([toWrite(randomCheck(r, extra, JAN + 2 * DAY + 5))]);
+    await repos.availability.rollups([extra], uniqueSpans(readSpans(UTC)));
+    const count = async () =>
+      Number(
+        (
+          await database.db
+            .selectFrom('rollup_run_sketches')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('monitor_id', '=', extra)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count()).toBeGreaterThan(0);
+    await repos.monitors.remove(extra);
+    expect(await count()).toBe(0);
+  });
 });

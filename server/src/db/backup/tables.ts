@@ -66,7 +66,8 @@ export const BACKUP_TABLES: readonly string[] = [
 
 /**
  * What a backup leaves out: the migrator's bookkeeping (the header names the migration) and the
- * processes' coordination, which describes the running deployment, not its data (ADR 29).
+ * processes' coordination, which describes the running deployment, not its data (ADR 29), and
+ * copies derived from the data that are rebuilt when missing.
  */
 export const EXCLUDED_TABLES: readonly string[] = [
   'kysely_migration',
@@ -75,6 +76,8 @@ export const EXCLUDED_TABLES: readonly string[] = [
   'cluster_partitions',
   'cluster_singletons',
   'check_requests',
+  // Derived from the day rollups and checked against them on every read (ADR 75).
+  'rollup_run_sketches',
 ];
 
 /** The tables that hold what people made; a restore target must have none of their rows. */

@@ -49,6 +49,7 @@ import { reportDelivery } from './048-report-delivery.js';
 import { statusComponentLocations } from './050-status-component-locations.js';
 import { channelQuietHours } from './052-channel-quiet-hours.js';
 import { sloConfigKeys } from './054-slo-config-keys.js';
+import { runSketches } from './055-run-sketches.js';
 import { ownSchemaOnly } from './own-schema.js';
 
 export type { Sealer } from './013-header-secrets.js';
@@ -103,6 +104,7 @@ function migrations(engine: Engine, options: MigrateOptions): Record<string, Mig
     '050-status-component-locations': statusComponentLocations(),
     '052-channel-quiet-hours': channelQuietHours(),
     '054-slo-config-keys': sloConfigKeys(),
+    '055-run-sketches': runSketches(engine),
   };
 }
 

@@ -141,6 +141,28 @@ export function availabilityRepository(db: Kysely<DB>, sketches: SketchCache = s
       readLatency(db, monitorIds, spans),
 
     /**
+     * Merges and stores the sketches of the day runs a report over `spans` reads, where they
+     * are not stored yet or their days changed (ADR 75); the number merged.
+     */
+    async prepareRuns(monitorIds: readonly number[], spans: readonly Span[]): Promise<number> {
+      const segments = daySegments(spans.filter((s) => s.level === 'day'));
+      const runs = segments.filter((s) => s.to > s.from);
+      return (await readDaySums(db, sketches, monitorIds, runs)).merged;
+    },
+
+    /** The time zones people report in: their schedules', links', status pages' and rotas'. */
+    async zonesInUse(): Promise<string[]> {
+      const rows = await db
+        .selectFrom('report_schedules')
+        .select('time_zone')
+        .union(db.selectFrom('report_links').select('time_zone'))
+        .union(db.selectFrom('status_pages').select('time_zone'))
+        .union(db.selectFrom('oncall_schedules').select('time_zone'))
+        .execute();
+      return [...new Set(rows.map((r) => r.time_zone))].sort();
+    },
+
+    /**
      * Counts and latency of these monitors' buckets in `spans`, each stored row read once
      * (overlapping spans merged first): what a report needs, in one pass over the rollups.
      */

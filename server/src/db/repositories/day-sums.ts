@@ -7,16 +7,19 @@ import type { DB } from '../schema.js';
 /**
  * Runs of day rollups read as one sum per monitor (ADR 75): a year's report for 1,000
  * monitors needs 12 sums each, not 365 rows with a latency sketch in every one. Counts and
- * min/max are summed by the database; the merged sketch of a run is kept in memory, keyed by
- * monitor and run and checked on every read against the run's row count, checks and
- * latency count (the database's sums). Rollups only grow, so a late or replayed result, a
- * rebuilt or expired day changes that fingerprint and the run's sketch is merged again: the
- * figures are always those of the stored days, exactly (sketches merge exactly).
+ * min/max are summed by the database; the merged sketch of a run is kept in memory and in
+ * `rollup_run_sketches`, keyed by monitor and run and checked on every read against a
+ * fingerprint of the run's days (their number, checks, latency count, sum, min and max: the
+ * database's sums). Rollups only grow, so a late or replayed result, a rebuilt or expired day
+ * changes that fingerprint and the run's sketch is merged again: the figures are always those
+ * of the stored days, exactly (sketches merge exactly).
  */
 
 const DAY_MS = levelMs.day;
 /** Monitors per statement, as the other rollup reads. */
 const ID_CHUNK = 500;
+/** Stored run sketches per statement (5 values each). */
+const STORE_CHUNK = 500;
 /** Kept run sketches (a year of months for 10,000 monitors is 120,000; each ~0.1-1 KB). */
 const CACHE_ENTRIES = 150_000;
 
@@ -95,9 +98,10 @@ export async function readDaySums(
   cache: SketchCache,
   monitorIds: readonly number[],
   runs: readonly Span[],
-): Promise<{ counts: CountedBucket[]; latency: RunLatency[] }> {
+): Promise<{ counts: CountedBucket[]; latency: RunLatency[]; merged: number }> {
   const counts: CountedBucket[] = [];
   const latency: RunLatency[] = [];
+  let merged = 0;
   for (const run of runs) {
     for (const ids of chunks(monitorIds, ID_CHUNK)) {
       const rows = await db
@@ -110,6 +114,7 @@ export async function readDaySums(
           eb.fn.sum('degraded').as('degraded'),
           eb.fn.sum('down').as('down'),
           eb.fn.sum('latency_count').as('latency_count'),
+          eb.fn.sum('latency_sum_us').as('latency_sum_us'),
           eb.fn.min('latency_min_us').as('latency_min_us'),
           eb.fn.max('latency_max_us').as('latency_max_us'),
         ])
@@ -118,7 +123,7 @@ export async function readDaySums(
         .where('bucket', '<=', run.to)
         .groupBy('monitor_id')
         .execute();
-      const missing = new Map<number, { key: string; fingerprint: string; at: number }>();
+      const missing: Missing = new Map();
       for (const r of rows) {
         const monitorId = Number(r.monitor_id);
         counts.push({
@@ -133,7 +138,16 @@ export async function readDaySums(
         const latencyCount = num(r.latency_count);
         if (latencyCount <= 0) continue;
         const key = `${monitorId}:${run.from}:${run.to}`;
-        const fingerprint = `${num(r.days)}:${num(r.checks)}:${latencyCount}`;
+        const fingerprint = [
+          r.days,
+          r.checks,
+          latencyCount,
+          r.latency_sum_us,
+          r.latency_min_us,
+          r.latency_max_us,
+        ]
+          .map(num)
+          .join(':');
         const at = latency.length;
         latency.push({
           monitorId,
@@ -145,10 +159,40 @@ export async function readDaySums(
         });
         if (latency[at]!.sketch.length === 0) missing.set(monitorId, { key, fingerprint, at });
       }
+      if (missing.size > 0) await readStored(db, cache, run, missing, latency);
+      merged += missing.size;
       if (missing.size > 0) await mergeRuns(db, cache, run, missing, latency);
     }
   }
-  return { counts, latency };
+  return { counts, latency, merged };
+}
+
+type Missing = Map<number, { key: string; fingerprint: string; at: number }>;
+
+/** Takes the stored sketches of missing runs whose days have not changed since (ADR 75). */
+async function readStored(
+  db: Kysely<DB>,
+  cache: SketchCache,
+  run: Span,
+  missing: Missing,
+  into: RunLatency[],
+): Promise<void> {
+  const rows = await db
+    .selectFrom('rollup_run_sketches')
+    .select(['monitor_id', 'fingerprint', 'sketch'])
+    .where('monitor_id', 'in', [...missing.keys()])
+    .where('run_from', '=', run.from)
+    .where('run_to', '=', run.to)
+    .execute();
+  for (const r of rows) {
+    const id = Number(r.monitor_id);
+    const m = missing.get(id);
+    if (!m || r.fingerprint !== m.fingerprint) continue;
+    const bytes = new Uint8Array(r.sketch);
+    into[m.at]!.sketch = bytes;
+    cache.set(m.key, m.fingerprint, bytes);
+    missing.delete(id);
+  }
 }
 
 /** Merges the days' sketches of the runs not kept (or changed since), and keeps them. */
@@ -156,7 +200,7 @@ async function mergeRuns(
   db: Kysely<DB>,
   cache: SketchCache,
   run: Span,
-  missing: Map<number, { key: string; fingerprint: string; at: number }>,
+  missing: Missing,
   into: RunLatency[],
 ): Promise<void> {
   const merged = new Map<number, LatencySketch>();
@@ -179,9 +223,30 @@ async function mergeRuns(
       latencyMaxUs: orNull(r.latency_max_us),
     });
   }
+  const stored: DB['rollup_run_sketches'][] = [];
   for (const [id, m] of missing) {
     const bytes = (merged.get(id) ?? new LatencySketch()).serialize();
     into[m.at]!.sketch = bytes;
     cache.set(m.key, m.fingerprint, bytes);
+    stored.push({
+      monitor_id: id,
+      run_from: run.from,
+      run_to: run.to,
+      fingerprint: m.fingerprint,
+      sketch: bytes,
+    });
+  }
+  // Another process may have stored the same run meanwhile: the same days give the same bytes.
+  for (const part of chunks(stored, STORE_CHUNK)) {
+    await db
+      .insertInto('rollup_run_sketches')
+      .values(part)
+      .onConflict((oc) =>
+        oc.columns(['monitor_id', 'run_from', 'run_to']).doUpdateSet((eb) => ({
+          fingerprint: eb.ref('excluded.fingerprint'),
+          sketch: eb.ref('excluded.sketch'),
+        })),
+      )
+      .execute();
   }
 }

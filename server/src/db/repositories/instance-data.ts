@@ -39,6 +39,7 @@ const dataTables = [
   'rollup_minute',
   'rollup_hour',
   'rollup_day',
+  'rollup_run_sketches',
   'status_flips',
   'monitor_channels',
   'monitor_parents',
