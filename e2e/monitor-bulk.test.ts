@@ -130,10 +130,14 @@ describe('many monitors on the dashboard', () => {
       await rows().first().waitFor();
       // Far down the list: several pages loaded on the way.
       await page.mouse.move(640, 400);
+      // Each poll wheels on: on a loaded machine one wheel can land before the next page
+      // has given the list its height, and a single wheel would then stop short of it.
       for (let i = 0; i < 6; i += 1) {
-        await page.mouse.wheel(0, 4_000);
         await expect
-          .poll(async () => Number(await rows().last().getAttribute('data-index')), LONG)
+          .poll(async () => {
+            await page.mouse.wheel(0, 2_000);
+            return Number(await rows().last().getAttribute('data-index'));
+          }, LONG)
           .toBeGreaterThan(60 * (i + 1));
       }
       await expect.poll(() => page.evaluate(() => window.scrollY), LONG).toBeGreaterThan(15_000);
