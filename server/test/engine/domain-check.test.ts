@@ -176,7 +176,8 @@ describe('a domain monitor', () => {
       errorCode: 'rdap_timeout',
       errorMessage: 'The RDAP service of .test did not answer within 300 ms',
     });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Far sooner than an unanswered lookup would end; loose, for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('honours 429 Retry-After: no request to that registry until it has passed', async () => {

@@ -43,7 +43,7 @@ describe('a MongoDB peer that is not there or does not speak', () => {
     const run = await check(silent.port, { timeoutMs: 600, username: 'app', password: 'pw' });
     expect(run).toMatchObject({ outcome: 'down', errorCode: 'timeout' });
     expect(run.errorMessage).toMatch(/did not answer ping within 600 ms/);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5000);
     await expect.poll(() => silent.openConnections()).toBe(0);
   });
 

@@ -143,7 +143,8 @@ describe('what fails', () => {
     setTimeout(() => controller.abort(), 300);
     const run = await pending;
     expect(run).toMatchObject({ outcome: 'down', errorCode: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Ten packets a second apart would take 9 s; loose, for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(6000);
   });
 });
 

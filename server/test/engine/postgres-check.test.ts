@@ -47,7 +47,7 @@ describe('a PostgreSQL peer that is not there or does not speak', () => {
     const started = Date.now();
     const run = await check(silent.port, { timeoutMs: 500 });
     expectDown(run, 'timeout', /within 500 ms/);
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(5000);
     await expect.poll(() => silent.openConnections()).toBe(0);
   });
 
