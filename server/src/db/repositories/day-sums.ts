@@ -159,9 +159,10 @@ export async function readDaySums(
         });
         if (latency[at]!.sketch.length === 0) missing.set(monitorId, { key, fingerprint, at });
       }
-      if (missing.size > 0) await readStored(db, cache, run, missing, latency);
+      const read = { db, cache, run, missing, into: latency };
+      if (missing.size > 0) await readStored(read);
       merged += missing.size;
-      if (missing.size > 0) await mergeRuns(db, cache, run, missing, latency);
+      if (missing.size > 0) await mergeRuns(read);
     }
   }
   return { counts, latency, merged };
@@ -169,14 +170,17 @@ export async function readDaySums(
 
 type Missing = Map<number, { key: string; fingerprint: string; at: number }>;
 
+/** One run's sketches still to find, for monitors whose memory copy was missing or stale. */
+interface RunSketchRead {
+  db: Kysely<DB>;
+  cache: SketchCache;
+  run: Span;
+  missing: Missing;
+  into: RunLatency[];
+}
+
 /** Takes the stored sketches of missing runs whose days have not changed since (ADR 75). */
-async function readStored(
-  db: Kysely<DB>,
-  cache: SketchCache,
-  run: Span,
-  missing: Missing,
-  into: RunLatency[],
-): Promise<void> {
+async function readStored({ db, cache, run, missing, into }: RunSketchRead): Promise<void> {
   const rows = await db
     .selectFrom('rollup_run_sketches')
     .select(['monitor_id', 'fingerprint', 'sketch'])
@@ -196,13 +200,7 @@ async function readStored(
 }
 
 /** Merges the days' sketches of the runs not kept (or changed since), and keeps them. */
-async function mergeRuns(
-  db: Kysely<DB>,
-  cache: SketchCache,
-  run: Span,
-  missing: Missing,
-  into: RunLatency[],
-): Promise<void> {
+async function mergeRuns({ db, cache, run, missing, into }: RunSketchRead): Promise<void> {
   const merged = new Map<number, LatencySketch>();
   const rows = await db
     .selectFrom('rollup_day')
