@@ -28,7 +28,7 @@ describe.each(engines)('cluster API on %s', (engine) => {
     const seen = await until('this process to hold every lease', async () => {
       const o = await overview(admin);
       const me = o.members.find((m) => m.id === self);
-      return me?.partitions === 1024 && me.singletons.length === 8 ? o : undefined;
+      return me?.partitions === 1024 && me.singletons.length === 9 ? o : undefined;
     });
     expect(seen.self).toBe(self);
     expect(seen.partitions).toEqual({ total: 1024, unowned: 0 });
