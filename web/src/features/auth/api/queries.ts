@@ -13,7 +13,10 @@ export const authStatusQuery = () =>
     refetchOnWindowFocus: false,
   });
 
-/** Resolves once no mutation is in flight. */
+/**
+ * Resolves once no mutation is in flight. So a mutation must never await a read of the session
+ * (`authKeys.me()`): that read may be the one waiting here, for it.
+ */
 function mutationsSettled(client: QueryClient): Promise<void> {
   if (client.isMutating() === 0) return Promise.resolve();
   return new Promise((resolve) => {

@@ -39,8 +39,10 @@ export function useAddPasskey() {
       });
     },
     // The session was rotated: /auth/me brings its new CSRF token and the second-factor state.
+    // Not awaited: the old session's event stream may already have asked for the session, and
+    // that read, finding the old session gone, waits for this mutation to settle (meQuery).
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: authKeys.me() });
+      void client.invalidateQueries({ queryKey: authKeys.me() });
       await client.invalidateQueries({ queryKey: passkeysKey() });
     },
   });
@@ -61,7 +63,8 @@ export function useRemovePasskey() {
     mutationFn: (id: number) => api<void>(`/auth/passkeys/${id}`, { method: 'DELETE' }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: passkeysKey() });
-      await client.invalidateQueries({ queryKey: authKeys.me() });
+      // Not awaited, as after adding one (meQuery may be waiting for this mutation).
+      void client.invalidateQueries({ queryKey: authKeys.me() });
     },
   });
 }
