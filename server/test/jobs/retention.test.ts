@@ -153,7 +153,7 @@ describe.each(engines)('retention on %s', (engine) => {
       );
       expect(got, level).toEqual(expected);
     }
-  });
+  }, 60_000);
 
   it('runs shortly after start, logs what it deleted, and stops cleanly', async () => {
     const [id = 0] = await monitors(1);

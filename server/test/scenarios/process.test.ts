@@ -64,5 +64,5 @@ describe('the server process', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(run.output()).toContain('stopped cleanly');
-  });
+  }, 60_000);
 });
