@@ -143,6 +143,39 @@ describe.each(engines)('the round guard on %s', (engine) => {
     ]).toEqual(['down', r0 + 1, key.roundDue, 0]);
   });
 
+  it('a writer whose copy of the monitor is stale records no second flip for a newer round', async () => {
+    const id = await monitor();
+    const r0 = roundAt(id, I, T0);
+    const first = keyAfter(null, id, I, r0);
+    await reposA.results.writeBatch([up(id, first)]);
+    // A records the failure; B, which loaded the monitor before that, fails the next round too
+    // and thinks it is the change: the stored status already says down.
+    const second = keyAfter(first, id, I, r0 + 1);
+    await reposA.results.writeBatch([down(id, second)]);
+    const third = keyAfter(second, id, I, r0 + 2);
+    const [taken] = await reposB.results.writeBatch([down(id, third)]);
+    expect(taken?.write.flip).toBeNull();
+    const e = await effects(id);
+    expect(e.results.map((r) => Number(r.round))).toEqual([r0, r0 + 1, r0 + 2]);
+    expect(e.flips.map((f) => `${f.from_status}->${f.to_status}`)).toEqual([
+      'pending->up',
+      'up->down',
+    ]);
+    expect(e.incidents).toHaveLength(1);
+    expect(e.rows.map((r) => [r.channelId, r.kind])).toEqual([
+      [hook, 'monitor.down'],
+      [pager, 'monitor.down'],
+    ]);
+    // And a flip from another status than the writer thought names the stored one.
+    const fourth = keyAfter(third, id, I, r0 + 3);
+    await reposB.results.writeBatch([{ ...up(id, fourth), flip: { from: 'pending', to: 'up' } }]);
+    expect((await effects(id)).flips.map((f) => `${f.from_status}->${f.to_status}`)).toEqual([
+      'pending->up',
+      'up->down',
+      'down->up',
+    ]);
+  });
+
   it('many rounds written by both at once: each round counts once, in order', async () => {
     const id = await monitor();
     let last: RoundKey | null = null;

@@ -258,7 +258,20 @@ function valuesOf(p: Placeholders, rows: number): string {
 const pgStoreAlertStates =
   'update monitors set alert_state = v.state from unnest($1::bigint[], $2::text[]) as v (id, state) where monitors.id = v.id';
 const pgLockMonitors =
-  'select id from monitors where id = any($1::bigint[]) order by id for update';
+  'select id, status from monitors where id = any($1::bigint[]) order by id for update';
+
+/**
+ * The write with its flip checked against the status the database held before it: a process
+ * whose copy of the monitor is stale (it loaded the monitor before another process, checking
+ * the same rounds during a takeover, recorded the change) would otherwise record the same flip
+ * again, with its alert and incident. No change in the database, no flip; a flip from another
+ * status than the process thought names the real one.
+ */
+function againstStored(w: ResultWrite, before: MonitorStatus | undefined): ResultWrite {
+  if (!w.flip || before === undefined || before === w.flip.from) return w;
+  if (before === w.status) return { ...w, flip: null };
+  return { ...w, flip: { from: before, to: w.flip.to } };
+}
 const pgClaim = claimSql(`select * from ${unnestOf(claimValues.map(([, t]) => t))}`);
 const pgInsertResults =
   `insert into check_results (${insertedColumns.map(([c]) => c).join(', ')}) ` +
@@ -366,13 +379,35 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
    * until commit, so of two processes writing the same (monitor, round, attempt) exactly one
    * gets the row back. Returns the rows of the writes taken; a write left out is a duplicate.
    */
-  async function claimStates(trx: Transaction<DB>, writes: readonly ResultWrite[]) {
+  async function claimStates(trx: Transaction<DB>, given: readonly ResultWrite[]) {
     const claimed = new Map<number, AlertRow>();
+    // Each monitor's status before these writes, read under the write lock (againstStored).
+    const before = new Map<number, MonitorStatus>();
     if (engine === 'postgres') {
       // One multi-row update locks in whatever order its plan visits the rows; lock them in
       // id order first, so two processes writing the same monitors (a takeover) wait for
       // each other and never deadlock.
-      await hot.run(trx, pgLockMonitors, [writes.map((w) => w.monitorId)]);
+      const locked = await hot.run<{ id: number; status: MonitorStatus }>(trx, pgLockMonitors, [
+        given.map((w) => w.monitorId),
+      ]);
+      for (const r of locked.rows) before.set(Number(r.id), r.status);
+    } else {
+      // SQLite has one writer: what this transaction reads stays so until it commits.
+      for (const part of pieces(given)) {
+        const rows = await trx
+          .selectFrom('monitors')
+          .select(['id', 'status'])
+          .where(
+            'id',
+            'in',
+            part.map((w) => w.monitorId),
+          )
+          .execute();
+        for (const r of rows) before.set(Number(r.id), r.status as MonitorStatus);
+      }
+    }
+    const writes = given.map((w) => againstStored(w, before.get(w.monitorId)));
+    if (engine === 'postgres') {
       const params = columnsOf(writes.map(claimParams), claimValues.length);
       const { rows } = await hot.run<AlertRow & { id: number }>(trx, pgClaim, params);
       for (const row of rows) claimed.set(Number(row.id), row);
@@ -404,7 +439,7 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
       const gone = missing.find((w) => !present.has(w.monitorId));
       if (gone) throw new Error(`monitor ${gone.monitorId} does not exist`);
     }
-    return claimed;
+    return { claimed, writes };
   }
 
   /** The result rows of writes of distinct monitors, by monitor id. */
@@ -439,8 +474,9 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
     writes: readonly ResultWrite[],
     queued: { n: number },
   ): Promise<InsertedResult[]> {
-    const claimed = await claimStates(trx, writes);
-    const taken = writes.filter((w) => claimed.has(w.monitorId));
+    const claim = await claimStates(trx, writes);
+    const claimed = claim.claimed;
+    const taken = claim.writes.filter((w) => claimed.has(w.monitorId));
     const rows = await insertResults(
       trx,
       taken.filter((w) => !w.recorded),
