@@ -90,7 +90,7 @@ describe.each(engines)('alert grouping on %s', (engine) => {
       ids.map((id) =>
         put(t, `/api/v1/monitors/${id}/parents`, {
           parentIds: [],
-          grouping: { tag: 'rack-7', windowS: 4 },
+          grouping: { tag: 'rack-7', windowS: 10 },
         }),
       ),
     );
@@ -105,7 +105,7 @@ describe.each(engines)('alert grouping on %s', (engine) => {
     await allAre(ids, 'down');
     expect(Date.now() - started).toBeLessThan(10_000);
     for (const r of [team, ops]) {
-      await r.waitFor((got) => got.length > (r === team ? before.team : before.ops), 15_000);
+      await r.waitFor((got) => got.length > (r === team ? before.team : before.ops), 30_000);
     }
     // The window is over and flushed: nothing more is coming for the outage.
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -127,7 +127,7 @@ describe.each(engines)('alert grouping on %s', (engine) => {
       [team, before.team + 1],
       [ops, before.ops + 1],
     ] as const) {
-      await r.waitFor((got) => got.length > n, 15_000);
+      await r.waitFor((got) => got.length > n, 30_000);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const got = sent(r).slice(n);
       expect(got).toHaveLength(1);
@@ -143,12 +143,12 @@ describe.each(engines)('alert grouping on %s', (engine) => {
     for (let i = 1; i <= 10; i++) children.push(await monitor(`Hall host ${i}`, hall));
     await put(t, `/api/v1/monitors/${parent}/parents`, {
       parentIds: [],
-      grouping: { tag: null, windowS: 4 },
+      grouping: { tag: null, windowS: 10 },
     });
     for (const id of children) {
       await put(t, `/api/v1/monitors/${id}/parents`, {
         parentIds: [parent],
-        grouping: { tag: null, windowS: 4 },
+        grouping: { tag: null, windowS: 10 },
       });
     }
     await allAre([parent, ...children], 'up');
@@ -166,7 +166,7 @@ describe.each(engines)('alert grouping on %s', (engine) => {
       [team, before.team],
       [ops, before.ops],
     ] as const) {
-      await r.waitFor((got) => got.length > n, 15_000);
+      await r.waitFor((got) => got.length > n, 30_000);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const got = sent(r).slice(n);
       expect(got).toHaveLength(1);
@@ -176,5 +176,5 @@ describe.each(engines)('alert grouping on %s', (engine) => {
       );
       expect(got[0]!.event.group!.label).toBe('behind Hall switch');
     }
-  });
+  }, 60_000);
 });
