@@ -381,8 +381,9 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
    */
   async function claimStates(trx: Transaction<DB>, given: readonly ResultWrite[]) {
     const claimed = new Map<number, AlertRow>();
-    // Each monitor's status before these writes, read under the write lock (againstStored).
-    const before = new Map<number, MonitorStatus>();
+    // Each write's flip checked against the status stored before it, read under the write
+    // lock (againstStored).
+    const writes: ResultWrite[] = [];
     if (engine === 'postgres') {
       // One multi-row update locks in whatever order its plan visits the rows; lock them in
       // id order first, so two processes writing the same monitors (a takeover) wait for
@@ -390,29 +391,26 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
       const locked = await hot.run<{ id: number; status: MonitorStatus }>(trx, pgLockMonitors, [
         given.map((w) => w.monitorId),
       ]);
-      for (const r of locked.rows) before.set(Number(r.id), r.status);
+      const before = new Map(locked.rows.map((r) => [Number(r.id), r.status]));
+      writes.push(...given.map((w) => againstStored(w, before.get(w.monitorId))));
+      const params = columnsOf(writes.map(claimParams), claimValues.length);
+      const { rows } = await hot.run<AlertRow & { id: number }>(trx, pgClaim, params);
+      for (const row of rows) claimed.set(Number(row.id), row);
     } else {
       // SQLite has one writer: what this transaction reads stays so until it commits.
-      for (const part of pieces(given)) {
-        const rows = await trx
+      for (const piece of pieces(given)) {
+        const stored = await trx
           .selectFrom('monitors')
           .select(['id', 'status'])
           .where(
             'id',
             'in',
-            part.map((w) => w.monitorId),
+            piece.map((w) => w.monitorId),
           )
           .execute();
-        for (const r of rows) before.set(Number(r.id), r.status as MonitorStatus);
-      }
-    }
-    const writes = given.map((w) => againstStored(w, before.get(w.monitorId)));
-    if (engine === 'postgres') {
-      const params = columnsOf(writes.map(claimParams), claimValues.length);
-      const { rows } = await hot.run<AlertRow & { id: number }>(trx, pgClaim, params);
-      for (const row of rows) claimed.set(Number(row.id), row);
-    } else {
-      for (const part of pieces(writes)) {
+        const before = new Map(stored.map((r) => [Number(r.id), r.status as MonitorStatus]));
+        const part = piece.map((w) => againstStored(w, before.get(w.monitorId)));
+        writes.push(...part);
         const text = hot.sql(`claim:${part.length}`, (p) => claimSql(valuesOf(p, part.length)));
         const params: unknown[] = [];
         for (const w of part) params.push(...claimParams(w));
@@ -474,9 +472,8 @@ export function resultsRepository(db: Kysely<DB>, engine: Engine, outbox?: Outbo
     writes: readonly ResultWrite[],
     queued: { n: number },
   ): Promise<InsertedResult[]> {
-    const claim = await claimStates(trx, writes);
-    const claimed = claim.claimed;
-    const taken = claim.writes.filter((w) => claimed.has(w.monitorId));
+    const { claimed, writes: checked } = await claimStates(trx, writes);
+    const taken = checked.filter((w) => claimed.has(w.monitorId));
     const rows = await insertResults(
       trx,
       taken.filter((w) => !w.recorded),
