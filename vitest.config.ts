@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './vitest.sequencer.js';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const alias = { '@pagewatch/contract': path.join(root, 'contract/src/index.ts') };
@@ -16,6 +17,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     maxWorkers: workers,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       'web/vitest.config.ts',
       {

@@ -141,15 +141,27 @@ describe('many monitors on the dashboard', () => {
           .toBeGreaterThan(60 * (i + 1));
       }
       await expect.poll(() => page.evaluate(() => window.scrollY), LONG).toBeGreaterThan(15_000);
+      // The last wheels may still be scrolling: a row picked meanwhile can leave the screen,
+      // and the list unmounts rows off screen. Pick once the page has stopped.
+      let last = -1;
+      await expect
+        .poll(async () => {
+          const now = await page.evaluate(() => window.scrollY);
+          const still = now === last;
+          last = now;
+          return still;
+        }, LONG)
+        .toBe(true);
       const y = await page.evaluate(() => window.scrollY);
       // The row nearest the middle of the screen, which is opened and must be there again after.
-      const target = await page.evaluate(() => {
+      const picked = await page.evaluate(() => {
         const el = document.elementFromPoint(640, 400)?.closest('[data-testid="monitor-row"]');
-        return el?.getAttribute('data-monitor-id') ?? null;
+        const id = el?.getAttribute('data-monitor-id');
+        return id ? { id, label: el!.querySelector('a.mrow__name')?.textContent ?? '' } : null;
       });
-      expect(target).not.toBeNull();
+      expect(picked).not.toBeNull();
+      const { id: target, label } = picked!;
       const link = page.locator(`[data-monitor-id="${target}"] a.mrow__name`);
-      const label = (await link.textContent()) ?? '';
       await link.click();
       await page.waitForURL(`**/monitors/${target}`);
       await page.getByRole('heading', { level: 1, name: label }).waitFor();
