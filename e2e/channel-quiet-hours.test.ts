@@ -1,12 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repositories } from '../server/src/db/repositories/index.js';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
 import { launchBrowser, signIn, webDist } from './support/browser.js';
 import { desktop, shootAll } from './support/screens.js';
 
 /**
  * A channel's quiet hours in Settings › Notifications (ADR 68): add a window, choose the
- * channel warnings go to meanwhile, save, and the API holds both.
+ * channel warnings go to meanwhile, save, and the API holds both. The Deliveries screen says
+ * which deliveries were rerouted, and which a failing channel's fallback carried (ADR 62).
  */
 describe('channel quiet hours in the UI', () => {
   let browser: Browser;
@@ -66,6 +68,64 @@ describe('channel quiet hours in the UI', () => {
           rerouteChannelId: mail,
         },
       });
+    expect(errors).toEqual([]);
+  });
+
+  it('marks on the Deliveries screen what quiet hours rerouted and what a fallback carried', async () => {
+    const channels = (await app.inject('/api/v1/notification-channels')).json<{
+      items: { id: number; name: string }[];
+    }>().items;
+    const id = (name: string) => channels.find((c) => c.name === name)!.id;
+    const event = (monitor: string) => ({
+      kind: 'monitor.down' as const,
+      at: new Date().toISOString(),
+      monitor: { id: 1, name: monitor, type: 'http' as const, target: 'https://shop.example/' },
+      status: 'down' as const,
+      previousStatus: 'up' as const,
+      cause: null,
+      outageMs: null,
+      downChecks: 1,
+      certificate: null,
+      incident: null,
+    });
+    const log = repositories(app.database).deliveryLog;
+    const base = { monitorId: null, state: 'sent' as const, attempts: 1, lastError: null };
+    await log.insert({
+      ...base,
+      channelId: id('Mail digest'),
+      event: {
+        ...event('Checkout'),
+        rerouted: { from: [{ channelId: id('Ops pager'), channelName: 'Ops pager' }] },
+      },
+      createdAt: Date.now() - 60_000,
+    });
+    await log.insert({
+      ...base,
+      channelId: id('Mail digest'),
+      event: {
+        ...event('Search'),
+        fallback: {
+          channelId: id('Ops pager'),
+          channelName: 'Ops pager',
+          failures: 3,
+          lastError: 'HTTP 502',
+        },
+      },
+      createdAt: Date.now() - 30_000,
+    });
+    await log.insert({
+      ...base,
+      channelId: id('Ops pager'),
+      event: event('Billing'),
+      createdAt: Date.now(),
+    });
+
+    await page.goto(`${app.url}/notifications/deliveries`);
+    const row = (monitor: string) => page.getByRole('row').filter({ hasText: monitor });
+    await row('Checkout').getByText('Rerouted from Ops pager (quiet hours)').waitFor();
+    await row('Search').getByText('Fallback for Ops pager (3 failed in a row)').waitFor();
+    expect(await row('Billing').locator('.dl-route').count()).toBe(0);
+    await shoot('deliveries');
     expect(errors).toEqual([]);
   });
 });

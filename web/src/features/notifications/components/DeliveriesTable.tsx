@@ -8,6 +8,7 @@ import { LoadingBlock } from '../../../components/ui/Skeleton';
 import type { DeliveryFilter } from '../api/keys';
 import { useRetryDelivery } from '../api/mutations';
 import { deliveryListQuery } from '../api/queries';
+import { deliveryRoute } from '../delivery-route';
 import { KindBadge } from './KindBadge';
 
 const stateLabels: Record<DeliveryState, string> = {
@@ -56,6 +57,7 @@ function Row({
 }) {
   const retry = useRetryDelivery();
   const retryable = d.state === 'failed' || d.state === 'retrying';
+  const route = deliveryRoute(d.event);
   return (
     <tr>
       <td>
@@ -82,6 +84,7 @@ function Row({
         ) : (
           <span className="muted">Deleted channel</span>
         )}
+        {route && <span className="dl-route">{route}</span>}
       </td>
       <td data-label="State">
         <span className={`dstate dstate--${d.state}`}>{stateLabels[d.state]}</span>
