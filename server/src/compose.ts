@@ -457,7 +457,7 @@ export async function composePagewatch(
       await member.start();
       housekeeping = runWhileHeld(
         housekeepingLease,
-        () => ({ stop: startHousekeeping(repos, clock, logger) }),
+        () => startHousekeeping(repos, clock, logger),
         logger,
       );
       if (retentionLease) {

@@ -1,6 +1,7 @@
 import type { AlertGroupsRepository } from '../db/repositories/alert-groups.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { periodicJob, type PeriodicJob } from '../lib/periodic-job.js';
 import type { OutboxSignal } from '../lib/outbox-signal.js';
 
 export interface AlertGroupJobOptions {
@@ -19,27 +20,16 @@ export function startAlertGroupJob(
   clock: Clock,
   logger: Logger,
   options: AlertGroupJobOptions,
-): { stop(): Promise<void> } {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (stopped || running) return;
-    running = (async () => {
+): PeriodicJob {
+  return periodicJob(
+    async () => {
       const queued = await deps.alertGroups.flushDue(clock.now());
       if (queued > 0) deps.outbox.notify();
-    })()
-      .catch((err: unknown) => logger.warn({ err }, 'alert groups: flushing ended windows failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.pollMs);
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
     },
-  };
+    {
+      firstMs: 0,
+      everyMs: options.pollMs,
+      onError: (err) => logger.warn({ err }, 'alert groups: flushing ended windows failed'),
+    },
+  );
 }

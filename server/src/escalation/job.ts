@@ -1,6 +1,7 @@
 import type { EscalationsRepository } from '../db/repositories/escalations.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { periodicJob, type PeriodicJob } from '../lib/periodic-job.js';
 import type { OutboxSignal } from '../lib/outbox-signal.js';
 
 export interface EscalationJobOptions {
@@ -25,12 +26,9 @@ export function startEscalationJob(
   clock: Clock,
   logger: Logger,
   options: EscalationJobOptions,
-): { stop(): Promise<void> } {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (stopped || running) return;
-    running = (async () => {
+): PeriodicJob {
+  return periodicJob(
+    async () => {
       const now = clock.now();
       const fired = await deps.escalations.fireDue((options.dueClock ?? clock).now(), now);
       let queued = 0;
@@ -40,19 +38,11 @@ export function startEscalationJob(
         options.onFired?.(f.lateMs);
       }
       if (queued > 0) deps.outbox.notify();
-    })()
-      .catch((err: unknown) => logger.warn({ err }, 'escalation: firing due steps failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.pollMs);
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
     },
-  };
+    {
+      firstMs: 0,
+      everyMs: options.pollMs,
+      onError: (err) => logger.warn({ err }, 'escalation: firing due steps failed'),
+    },
+  );
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { RESET_LIMITS } from '../services/accounts/throttle.js';
 import { LOGIN_WINDOW_MS } from '../services/auth/throttle.js';
+import { periodicJob, type PeriodicJob } from '../lib/periodic-job.js';
 
 const EVERY_MS = 15 * 60_000;
 
@@ -15,12 +16,12 @@ export async function housekeeping(repos: Repositories, clock: Clock): Promise<v
   await repos.loginFailures.prune(now - Math.max(LOGIN_WINDOW_MS, RESET_LIMITS.windowMs));
 }
 
-/** Runs housekeeping now and every 15 minutes; returns a stop function. */
-export function startHousekeeping(repos: Repositories, clock: Clock, logger: Logger): () => void {
-  const run = () =>
-    housekeeping(repos, clock).catch((err: unknown) => logger.warn({ err }, 'housekeeping failed'));
-  void run();
-  const timer = setInterval(() => void run(), EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+/** Runs housekeeping now and every 15 minutes, while this process holds its lease. */
+export function startHousekeeping(repos: Repositories, clock: Clock, logger: Logger): PeriodicJob {
+  return periodicJob(() => housekeeping(repos, clock), {
+    firstMs: 0,
+    everyMs: EVERY_MS,
+    onError: (err) => logger.warn({ err }, 'housekeeping failed'),
+    unref: true,
+  });
 }

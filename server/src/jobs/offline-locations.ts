@@ -3,6 +3,7 @@ import { systemContext } from '../domain/actor.js';
 import { OFFLINE_AFTER_MS } from '../domain/locations.js';
 import type { Logger } from '../lib/logger.js';
 import { sweepCoverage } from './coverage-sweep.js';
+import { periodicJob, type PeriodicJob } from '../lib/periodic-job.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { declareIncident } from '../services/incidents/create.js';
 import { postIncidentUpdate } from '../services/incidents/post-update.js';
@@ -69,40 +70,37 @@ export function startOfflineLocations(
   deps: ServiceDeps,
   logger: Logger,
   pollMs = 5000,
-): { stop(): Promise<void>; tick(): Promise<void> } {
+): PeriodicJob {
   let stopped = false;
-  let running: Promise<void> | null = null;
   let wake: ReturnType<typeof setTimeout> | null = null;
   const wakeAt = (at: number | null) => {
     if (wake) clearTimeout(wake);
     wake = null;
     if (at === null || stopped) return;
     // A few ms past the deadline, so the pass that wakes sees the location silent for 30 s.
-    wake = setTimeout(() => void tick(), Math.max(0, at - deps.clock.now()) + 5);
+    wake = setTimeout(() => void job.tick(), Math.max(0, at - deps.clock.now()) + 5);
     wake.unref?.();
   };
-  const tick = (): Promise<void> => {
-    if (stopped) return Promise.resolve();
-    running ??= sweepOfflineLocations(deps)
-      .then(wakeAt, (err: unknown) => logger.warn({ err }, 'locations: offline sweep failed'))
-      .then(() => sweepCoverage(deps))
-      .then(
-        () => undefined,
-        (err: unknown) => logger.warn({ err }, 'locations: coverage sweep failed'),
-      )
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
-  const timer = setInterval(() => void tick(), pollMs);
+  const job = periodicJob(
+    async () => {
+      try {
+        wakeAt(await sweepOfflineLocations(deps));
+      } catch (err) {
+        logger.warn({ err }, 'locations: offline sweep failed');
+      }
+      await sweepCoverage(deps);
+    },
+    {
+      everyMs: pollMs,
+      onError: (err) => logger.warn({ err }, 'locations: coverage sweep failed'),
+    },
+  );
   return {
-    tick,
+    tick: () => job.tick(),
     async stop() {
       stopped = true;
-      clearInterval(timer);
       wakeAt(null);
-      await running;
+      await job.stop();
     },
   };
 }

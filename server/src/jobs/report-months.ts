@@ -1,6 +1,7 @@
 import type { Logger } from '../lib/logger.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { prepareReportMonths } from '../services/reports/warm.js';
+import { periodicJob, type PeriodicJob } from '../lib/periodic-job.js';
 
 export interface ReportMonthsTimings {
   /** After taking the lease: late enough to stay out of a start's way. */
@@ -21,37 +22,20 @@ export function startReportMonths(
   deps: ServiceDeps,
   logger: Logger,
   timings: Partial<ReportMonthsTimings> = {},
-): { stop(): Promise<void>; tick(): Promise<void> } {
+): PeriodicJob {
   const t = { ...DEFAULTS, ...timings };
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  let interval: NodeJS.Timeout | null = null;
-  const tick = () => {
-    if (stopped) return Promise.resolve();
-    running ??= (async () => {
+  return periodicJob(
+    async () => {
       const started = Date.now();
       const r = await prepareReportMonths(deps);
       if (r.merged > 0) {
         logger.info({ ...r, ms: Date.now() - started }, 'reports: closed months made ready');
       }
-    })()
-      .catch((err: unknown) => logger.warn({ err }, 'reports: making months ready failed'))
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
-  const first = setTimeout(() => {
-    void tick();
-    interval = setInterval(() => void tick(), t.everyMs);
-  }, t.firstMs);
-  return {
-    tick,
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      if (interval) clearInterval(interval);
-      await running;
     },
-  };
+    {
+      firstMs: t.firstMs,
+      everyMs: t.everyMs,
+      onError: (err) => logger.warn({ err }, 'reports: making months ready failed'),
+    },
+  );
 }

@@ -3,6 +3,7 @@ import type { RetentionSettings } from '@pagewatch/contract';
 import type { Repositories } from '../db/repositories/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { periodicJob } from '../lib/periodic-job.js';
 
 const DAY_MS = 86_400_000;
 
@@ -178,38 +179,23 @@ export function startRetention(
   options: Partial<RetentionOptions> = {},
 ): RetentionJob {
   const o = { ...defaultRetentionOptions, ...options };
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const pass = async () => {
+  const pass = async (stopped: () => boolean) => {
     const started = Date.now();
-    try {
-      const policy = o.policySource ? await o.policySource() : o.policy;
-      const deleted = await runRetention(repos, clock.now(), { ...o, policy }, () => stopped);
-      const screenshots = await trimScreenshots(repos, o, () => stopped);
-      const deliveries = await pruneDeliveries(repos, clock.now(), o, () => stopped);
-      const ms = Date.now() - started;
-      const rows = deleted.raw + deleted.minute + deleted.hour + (deleted.day ?? 0);
-      if (rows + screenshots + deliveries > 0) {
-        logger.info({ deleted, screenshots, deliveries, ms }, 'retention: deleted expired history');
-      } else logger.debug({ ms }, 'retention: nothing expired');
-    } catch (err) {
-      logger.warn({ err }, 'retention pass failed; trying again at the next one');
-    }
+    const policy = o.policySource ? await o.policySource() : o.policy;
+    const deleted = await runRetention(repos, clock.now(), { ...o, policy }, stopped);
+    const screenshots = await trimScreenshots(repos, o, stopped);
+    const deliveries = await pruneDeliveries(repos, clock.now(), o, stopped);
+    const ms = Date.now() - started;
+    const rows = deleted.raw + deleted.minute + deleted.hour + (deleted.day ?? 0);
+    if (rows + screenshots + deliveries > 0) {
+      logger.info({ deleted, screenshots, deliveries, ms }, 'retention: deleted expired history');
+    } else logger.debug({ ms }, 'retention: nothing expired');
   };
-  const tick = () => {
-    if (stopped || running) return;
-    running = pass().finally(() => (running = null));
-  };
-  const first = setTimeout(tick, o.firstAfterMs);
-  const timer = setInterval(tick, o.everyMs);
-  first.unref();
-  timer.unref();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const job = periodicJob(pass, {
+    firstMs: o.firstAfterMs,
+    everyMs: o.everyMs,
+    onError: (err) => logger.warn({ err }, 'retention pass failed; trying again at the next one'),
+    unref: true,
+  });
+  return { stop: () => job.stop() };
 }

@@ -7,6 +7,7 @@ import {
 } from '../domain/slo/index.js';
 import type { StoredSlo } from '../db/repositories/slos.js';
 import type { Logger } from '../lib/logger.js';
+import { periodicJob, type PeriodicJob } from '../lib/periodic-job.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { closedMinute, loadCounters, readMinutes } from '../services/slos/counters.js';
 import { evaluateSlos, lookbackTallies } from '../services/slos/figures.js';
@@ -33,28 +34,12 @@ export function startSloJob(
   store: SloCounterStore,
   logger: Logger,
   options: SloJobOptions,
-): { stop(): Promise<void>; tick(): Promise<void> } {
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (stopped) return Promise.resolve();
-    running ??= evaluate(deps, store)
-      .catch((err: unknown) => logger.warn({ err }, 'SLOs: evaluating burn rates failed'))
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
-  const timer = setInterval(() => void tick(), options.tickMs);
-  void tick();
-  return {
-    tick,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+): PeriodicJob {
+  return periodicJob(() => evaluate(deps, store), {
+    firstMs: 0,
+    everyMs: options.tickMs,
+    onError: (err) => logger.warn({ err }, 'SLOs: evaluating burn rates failed'),
+  });
 }
 
 /** One pass: counters brought up to the last closed minute, every alerting SLO judged. */
