@@ -2,10 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAlertReceiver, type AlertReceiver } from '../server/test/fixtures/alert-receiver.js';
 import { startTestApp, type TestApp } from '../server/test/support/app.js';
-import { launchBrowser, screenshotPath, signIn, webDist } from './support/browser.js';
-
-const desktop = { width: 1280, height: 800 };
-const phone = { width: 390, height: 844 };
+import { launchBrowser, signIn, webDist } from './support/browser.js';
+import { desktop, shootAll } from './support/screens.js';
 
 /**
  * Issue 18 item 1 in the browser (ADR 60): add a webhook contact method under My account, type
@@ -33,23 +31,8 @@ describe('contact methods and person steps in the UI', () => {
     await phoneHook?.close();
   });
 
-  async function shoot(name: string) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [size, viewport] of [
-        ['desktop', desktop],
-        ['phone', phone],
-      ] as const) {
-        await page.setViewportSize(viewport);
-        await page.screenshot({
-          path: screenshotPath(`contact-methods-${name}-${size}-${scheme}`),
-          fullPage: true,
-        });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize(desktop);
-  }
+  /** Desktop and phone, light and dark, from the top (a click may have scrolled the page). */
+  const shoot = (name: string) => shootAll(page, `contact-methods-${name}`, { fromTop: true });
 
   it('adds a webhook contact method and verifies it with the code it received', async () => {
     await page.goto(`${app.url}/settings/account`);
