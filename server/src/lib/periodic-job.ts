@@ -21,9 +21,10 @@ export interface PeriodicOptions {
 }
 
 /**
- * The shape every background job shares (retention, backups, report emails, report months,
- * the offline-locations sweep): a pass at start or soon after, then on an interval, never two
- * at once, and a stop that waits for the pass in progress so shutdown never cuts one off.
+ * The shape every background job shares (housekeeping, retention, backups, report emails,
+ * report months, the offline-locations sweep, SLOs, escalation, alert groups): a pass at start
+ * or soon after, then on an interval, never two at once, and a stop that waits for the pass in
+ * progress so shutdown never cuts one off.
  * `pass` is given `stopped()`, which a long pass asks between steps to end early.
  */
 export function periodicJob(
