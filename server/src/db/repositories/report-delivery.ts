@@ -119,19 +119,29 @@ export function reportDeliveryRepository(db: Kysely<DB>) {
     },
 
     /**
-     * Takes a due message for sending until `until`, if no one else took it since it was read:
-     * two senders (a lease changing hands mid-send) never both send it.
+     * Takes due messages for sending until `until`, those no one else took since they were
+     * read, in one statement: two senders (a lease changing hands mid-send) never both send
+     * one, and a schedule's month read by both goes to one of them whole, so its report is
+     * built once and its audit entry names all its recipients.
      */
-    async claim(d: DeliveryRow, until: number): Promise<boolean> {
-      const r = await db
+    async claim(rows: DeliveryRow[], until: number): Promise<DeliveryRow[]> {
+      if (rows.length === 0) return [];
+      const taken = await db
         .updateTable('report_deliveries')
         .set({ next_attempt_at: until })
-        .where('id', '=', d.id)
-        .where('next_attempt_at', '=', d.nextAttemptAt)
+        .where((eb) =>
+          eb.or(
+            rows.map((d) =>
+              eb.and([eb('id', '=', d.id), eb('next_attempt_at', '=', d.nextAttemptAt)]),
+            ),
+          ),
+        )
         .where('sent_at', 'is', null)
         .where('gave_up_at', 'is', null)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+        .returning('id')
+        .execute();
+      const ids = new Set(taken.map((r) => Number(r.id)));
+      return rows.filter((d) => ids.has(d.id));
     },
 
     async markSent(id: number, now: number): Promise<void> {

@@ -59,13 +59,15 @@ export async function runReportSchedules(deps: ServiceDeps): Promise<ScheduleRun
   }
   const groups = new Map<string, DeliveryRow[]>();
   for (const d of await repo.due(now)) {
-    if (!(await repo.claim(d, now + CLAIM_MS))) continue;
     const key = `${d.scheduleId}:${d.period}`;
     groups.set(key, [...(groups.get(key) ?? []), d]);
   }
   let sent = 0;
   let failed = 0;
-  for (const rows of groups.values()) {
+  for (const due of groups.values()) {
+    // A month's messages are claimed together, so one sender sends them all.
+    const rows = await repo.claim(due, now + CLAIM_MS);
+    if (rows.length === 0) continue;
     const r = await deliverGroup(deps, rows);
     sent += r.sent;
     failed += r.failed;
