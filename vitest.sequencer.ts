@@ -26,15 +26,23 @@ export class LongestFirstSequencer extends BaseSequencer {
 
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
-    const duration = (spec: TestSpecification): number => {
-      const file = path.relative(root, spec.moduleId).split(path.sep).join('/');
-      const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`);
-      return cached?.duration ?? this.known[file] ?? Infinity;
+    // One lookup per file, not one per comparison.
+    const seen = new Map<TestSpecification, { duration: number; failed: boolean }>();
+    const about = (spec: TestSpecification) => {
+      let known = seen.get(spec);
+      if (!known) {
+        const file = path.relative(root, spec.moduleId).split(path.sep).join('/');
+        const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`);
+        known = {
+          duration: cached?.duration ?? this.known[file] ?? Infinity,
+          failed: cached?.failed ?? false,
+        };
+        seen.set(spec, known);
+      }
+      return known;
     };
-    const failed = (spec: TestSpecification): boolean => {
-      const file = path.relative(root, spec.moduleId).split(path.sep).join('/');
-      return this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.failed ?? false;
-    };
+    const duration = (spec: TestSpecification) => about(spec).duration;
+    const failed = (spec: TestSpecification) => about(spec).failed;
     return [...files].sort((a, b) => {
       const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
       if (group !== 0) return group;
